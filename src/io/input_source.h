@@ -1,0 +1,75 @@
+// Reading inputs as a stream of batches, split so that the expensive part
+// (decoding) runs on worker threads:
+//
+//   InputSource::NextChunk()  one thread, in input order: reads raw bytes or an
+//                             Arrow record batch; cheap (I/O, decompression,
+//                             finding record boundaries).
+//   Chunk::Decode()           any thread: parses the chunk into a Batch.
+//
+// Memory: a chunk holds at most ~ReadOptions::chunk_bytes of input (or one
+// record batch); the engine keeps a bounded number in flight.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/batch.h"
+#include "util/status.h"
+
+namespace griffin {
+
+enum class InputFormat { kCsv, kTsv, kJsonl, kParquet, kArrow };
+const char* InputFormatName(InputFormat f);
+
+struct ReadOptions {
+  std::optional<InputFormat> format;      // overrides detection by extension
+  std::optional<char> delimiter;          // overrides the format's default
+  bool header = true;
+  char quote = '"';
+  std::vector<std::string> null_values = {""};
+  int64_t batch_rows = 65536;             // at most this many rows per batch
+  int64_t chunk_bytes = 4 << 20;          // text inputs: target bytes per chunk
+  // JSON lines: the keys to extract (the columns the rules name). Other keys
+  // are kept only in the raw record text.
+  std::vector<std::string> json_columns;
+};
+
+class Chunk {
+ public:
+  virtual ~Chunk() = default;
+  // Decodes into a Batch. Errors here are input errors (exit 3) such as a
+  // corrupt Parquet page; malformed text records are NOT errors.
+  virtual Result<std::shared_ptr<Batch>> Decode() = 0;
+};
+
+class InputSource {
+ public:
+  virtual ~InputSource() = default;
+  // The next chunk in input order, or nullptr at the end of all inputs.
+  virtual Result<std::unique_ptr<Chunk>> NextChunk() = 0;
+  // Bytes consumed so far (compressed bytes for compressed inputs); for progress.
+  virtual int64_t bytes_read() const = 0;
+  // Total input bytes when known (files), else -1 (stdin).
+  virtual int64_t total_bytes() const = 0;
+};
+
+// Opens one input path: a file, or "-" for standard input (CSV unless
+// options.format says otherwise). Format from options.format or the
+// extension (.csv .tsv .jsonl .ndjson .parquet .arrow .feather .ipc, with
+// optional .gz/.zst for text formats). `input_index` is stamped on batches.
+Result<std::unique_ptr<InputSource>> OpenInput(const std::string& path, const ReadOptions& options,
+                                               int input_index);
+
+// Expands the command line inputs: directories become their supported files
+// (sorted by name, not recursive into hidden entries), "-" stays. Errors for
+// missing paths name the path (exit 3).
+Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& paths);
+
+// Chains several inputs into one source, in order.
+Result<std::unique_ptr<InputSource>> OpenInputs(const std::vector<std::string>& paths,
+                                                const ReadOptions& options);
+
+}  // namespace griffin

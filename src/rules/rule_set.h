@@ -1,0 +1,119 @@
+// The in-memory form of a rule file (rules-v1), produced by LoadRuleFile /
+// LoadRuleText (rules/rule_loader.h) and compiled by plan/. Every check carries
+// the location of its key in the YAML so that checks can be ordered as in the
+// file and errors can name the line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/expr_ast.h"
+#include "util/value_type.h"
+
+namespace griffin {
+
+struct SourceLocation {
+  int line = 0;    // 1-based line of the key in the rule file
+  int column = 0;  // 1-based column
+  bool operator<(const SourceLocation& o) const {
+    return line != o.line ? line < o.line : column < o.column;
+  }
+};
+
+enum class Severity { kError, kWarn };
+const char* SeverityName(Severity s);
+
+// A constant from the rule file, already parsed for the type it is compared with.
+struct Literal {
+  enum class Kind { kNull, kBool, kInt, kFloat, kString, kDate, kTimestamp, kNow };
+  Kind kind = Kind::kNull;
+  int64_t int_value = 0;  // kBool (0/1), kInt, kDate (days), kTimestamp (micros)
+  double float_value = 0;  // kFloat
+  std::string text;        // kString; for every kind the spelling in the file
+};
+
+// Options every check may carry (the long form {value|pattern|values, ...}).
+struct CheckOptions {
+  Severity severity = Severity::kError;
+  double mostly = 1.0;
+  std::optional<std::string> message;  // replaces the default message
+};
+
+enum class ColumnCheckKind {
+  kNotNull, kType, kUnique, kMin, kMax, kGt, kLt, kFinite, kRegex, kContains, kIn,
+  kNotIn, kLength
+};
+// The key spelling: "not_null", "type", ... ("length" for kLength).
+const char* ColumnCheckKindName(ColumnCheckKind k);
+
+struct ColumnCheck {
+  ColumnCheckKind kind;
+  Literal bound;                     // kMin kMax kGt kLt (kNow allowed for date/timestamp)
+  std::string pattern;               // kRegex kContains (already validated by RE2)
+  std::vector<Literal> values;       // kIn kNotIn, typed like the column
+  std::optional<int64_t> length_min;  // kLength
+  std::optional<int64_t> length_max;
+  CheckOptions options;
+  SourceLocation location;
+};
+
+struct ColumnRule {
+  std::string name;
+  ValueType type = ValueType::kString;   // kString when the file has no `type`
+  std::optional<std::string> timestamp_format;  // `format:` for timestamp/date
+  bool required = true;
+  std::vector<ColumnCheck> checks;        // in file order; includes kType when given
+  SourceLocation location;
+};
+
+struct RowCheck {
+  std::string name;
+  enum class Kind { kExpr, kUnique } kind = Kind::kExpr;
+  std::string expr_text;
+  std::shared_ptr<const ExprNode> expr;   // kExpr: the parsed expression
+  std::vector<std::string> unique_columns;  // kUnique
+  CheckOptions options;
+  SourceLocation location;
+};
+
+enum class TableMetric {
+  kRowCount, kNullFraction, kDistinctCount, kMean, kStddev, kSum, kMin, kMax, kQuantile
+};
+const char* TableMetricName(TableMetric m);
+
+struct TableCheck {
+  TableMetric metric;
+  std::optional<std::string> column;  // every metric but kRowCount has one
+  double q = 0.5;                     // kQuantile
+  std::optional<Literal> min;         // bounds, typed like the observed value
+  std::optional<Literal> max;
+  CheckOptions options;               // severity and message (mostly is not allowed)
+  SourceLocation location;
+};
+
+struct SourceOptions {
+  std::optional<std::string> format;  // csv tsv jsonl parquet arrow
+  std::optional<char> delimiter;
+  bool header = true;
+  std::vector<std::string> null_values = {""};
+  char quote = '"';
+};
+
+struct RuleSet {
+  int version = 1;
+  std::string dataset;
+  std::string description;
+  SourceOptions source;
+  std::vector<ColumnRule> columns;   // in file order
+  std::vector<RowCheck> rows;
+  std::vector<TableCheck> table;
+  std::optional<double> score_min;
+  std::string path;     // the file it came from ("<text>" for in-memory text)
+  std::string text;     // the full YAML text
+  std::string sha256;   // hex sha256 of `text`
+};
+
+}  // namespace griffin
