@@ -53,6 +53,10 @@ struct Batch {
   // Memory the views point into.
   std::vector<std::shared_ptr<const void>> owned_memory;
   std::shared_ptr<arrow::RecordBatch> arrow_keepalive;
+  // JSON lines only: per column, 1 when its key appeared (with any value, null
+  // included) in at least one line of the batch; empty for other inputs. The
+  // engine raises "required column never appears" for a key no batch saw.
+  std::vector<uint8_t> column_seen;
 
   bool IsMalformed(int64_t row) const { return !malformed.empty() && malformed[row]; }
   // Index of the column named `name`, or -1.

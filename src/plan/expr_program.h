@@ -31,6 +31,10 @@ namespace griffin {
 struct ExprColumnInfo {
   int column_slot;   // index into the `columns` passed to Evaluate
   ValueType type;
+  // The column's `format:` (date/timestamp). A string literal compared with the
+  // column may also be written in it (after ISO 8601 is tried), as the rule
+  // loader accepts.
+  std::optional<std::string> timestamp_format = std::nullopt;
 };
 
 // Returns info for a column name, or nullopt when it does not exist.

@@ -75,7 +75,9 @@ class [[nodiscard]] Result {
 #define GRIFFIN_CONCAT(a, b) GRIFFIN_CONCAT_INNER(a, b)
 
 // Returns the Status from the enclosing function when `expr` is not OK.
-#define RETURN_NOT_OK(expr)                              \
+// (Named RETURN_IF_ERROR because Arrow's headers define RETURN_NOT_OK for
+// arrow::Status; the two must not meet in one translation unit.)
+#define RETURN_IF_ERROR(expr)                              \
   do {                                                   \
     ::griffin::Status _griffin_status = (expr);          \
     if (!_griffin_status.ok()) return _griffin_status;   \

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine for Griffin and builds it:
+#   1. Debian packages from ci/apt-packages.txt (only the missing ones),
+#   2. the project venv .venv with the pinned requirements.txt (Arrow C++ comes
+#      from the pyarrow wheel there),
+#   3. a Release build in build/ (the CLI is ./build/griffin).
+# Idempotent: a second run only rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+missing=()
+while read -r pkg; do
+  [ -z "$pkg" ] && continue
+  case "$pkg" in \#*) continue ;; esac
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done < ci/apt-packages.txt
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  "$PYTHON" -m venv .venv
+fi
+if ! .venv/bin/python -c "import sys; sys.exit(0)" 2>/dev/null; then
+  rm -rf .venv && "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.requirements.sha256
+want=$(sha256sum requirements.txt | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: installing pinned Python packages"
+  .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+  echo "$want" > "$stamp"
+fi
+
+BUILD_DIR=${BUILD_DIR:-build}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$BUILD_DIR" -j "$(nproc)"
+echo "setup: done; the CLI is ./$BUILD_DIR/griffin"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Sets up everything (scripts/setup.sh) and runs the whole test suite:
+#   1. C++ unit tests (ctest) on the Release build,
+#   2. the Python suites: declarative rule cases, differential tests, CLI tests,
+#   3. the same C++ unit tests and rule cases under ASan+UBSan (build-asan/),
+#   4. each libFuzzer target briefly (build-fuzz/, clang),
+#   5. the benchmark harness in quick mode (correctness only, no timing asserts).
+# Exits non-zero on the first failing stage. FUZZ_SECONDS sets the fuzz time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+
+jobs=$(nproc)
+export GRIFFIN_BIN="$PWD/build/griffin"
+
+echo "== unit tests (Release)"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== python tests"
+.venv/bin/python -m pytest -q tests/python
+
+echo "== ASan+UBSan build and tests"
+if [ ! -f build-asan/build.ninja ]; then
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRIFFIN_SANITIZE=ON >/dev/null
+fi
+cmake --build build-asan -j "$jobs"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-asan --output-on-failure -j "$jobs"
+GRIFFIN_BIN="$PWD/build-asan/griffin" .venv/bin/python -m pytest -q tests/python/test_cases.py
+
+echo "== fuzzers"
+if [ ! -f build-fuzz/build.ninja ]; then
+  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRIFFIN_FUZZ=ON >/dev/null
+fi
+cmake --build build-fuzz -j "$jobs" --target griffin_fuzzers
+for fuzzer in build-fuzz/*_fuzz; do
+  name=$(basename "$fuzzer")
+  corpus=$(mktemp -d)
+  [ -d "fuzz/seeds/$name" ] && cp -r "fuzz/seeds/$name/." "$corpus/"
+  echo "-- $name (${FUZZ_SECONDS:-30}s)"
+  "$fuzzer" -max_total_time="${FUZZ_SECONDS:-30}" -rss_limit_mb=2048 -timeout=10 "$corpus" 2>&1 | tail -n 2
+  rm -rf "$corpus"
+done
+
+echo "== benchmark harness (quick)"
+.venv/bin/python bench/run_core_bench.py --quick
+
+echo "all test stages passed"

@@ -1,0 +1,39 @@
+// `griffin validate`: the command of cli-and-report-v1. Registers its options
+// on a CLI11 app and runs; returns the process exit status (0 passed, 1
+// failed checks, 2 rule file / command line, 3 unreadable input).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace griffin {
+
+struct ValidateArgs {
+  std::string rules_path;
+  std::vector<std::string> inputs;
+  std::string format = "text";
+  int64_t max_violations = 1000;
+  std::string quarantine_path, clean_path;
+  int threads = 0;
+  bool no_store = false;
+  std::string store_uri;
+  int64_t batch_rows = 65536;
+  std::string input_format;
+  std::string delimiter;
+  bool no_header = false;
+  std::vector<std::string> null_values;
+  bool no_progress = false;
+};
+
+// Adds the `validate` subcommand to `app`, filling `args` when parsed.
+CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args);
+
+// Runs a parsed `validate`. Prints the report on stdout and errors on stderr.
+int RunValidateCommand(const ValidateArgs& args);
+
+}  // namespace griffin

@@ -1,0 +1,177 @@
+#include "exec/batch_evaluator.h"
+
+#include <cstring>
+
+#include <xxhash.h>
+
+#include "exec/column_converter.h"
+#include "exec/column_kernels.h"
+
+namespace griffin {
+namespace {
+
+// The schema key of a batch: text batches share one binding; typed batches
+// are keyed by the Arrow types of their columns.
+std::string SchemaKey(const Batch& batch) {
+  std::string key;
+  for (const BatchColumn& column : batch.columns) {
+    if (!column.array) continue;
+    key += column.name;
+    key += '\x1f';
+    key += column.array->type()->ToString();
+    key += '\x1e';
+  }
+  return key;
+}
+
+void AppendTupleKey(const TypedColumn& column, int64_t row, std::string* out) {
+  out->push_back(static_cast<char>(column.type));
+  if (column.type == ValueType::kString) {
+    uint32_t length = static_cast<uint32_t>(column.strings[row].size());
+    out->append(reinterpret_cast<const char*>(&length), 4);
+  }
+  AppendValueKey(column, row, out);
+}
+
+}  // namespace
+
+BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
+
+Result<std::shared_ptr<const BatchEvaluator::Binding>> BatchEvaluator::Bind(const Batch& batch) const {
+  std::string key = SchemaKey(batch);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = bindings_.find(key);
+    if (it != bindings_.end()) return it->second;
+  }
+  ASSIGN_OR_RETURN(auto binding, CompileBinding(batch));
+  std::lock_guard<std::mutex> lock(mutex_);
+  bindings_.emplace(key, binding);
+  return binding;
+}
+
+Result<std::shared_ptr<const BatchEvaluator::Binding>> BatchEvaluator::CompileBinding(const Batch& batch) const {
+  auto binding = std::make_shared<Binding>();
+  const auto& columns = plan_->columns();
+  for (const ColumnPlan& column : columns) {
+    ValueType type = column.type;
+    if (!column.declared) {
+      int index = batch.FindColumn(column.name);
+      if (index >= 0 && batch.columns[index].array) {
+        auto natural = NaturalValueType(*batch.columns[index].array->type());
+        if (natural) type = *natural;
+      }
+    }
+    binding->slot_types.push_back(type);
+  }
+  for (const RowPlan& row : plan_->rows()) {
+    if (row.rule->kind != RowCheck::Kind::kExpr) {
+      binding->programs.emplace_back();
+      binding->program_slots.emplace_back();
+      continue;
+    }
+    std::vector<int> slots;
+    ExprColumnResolver resolver = [&](const std::string& name) -> std::optional<ExprColumnInfo> {
+      int slot = plan_->FindColumn(name);
+      if (slot < 0) return std::nullopt;
+      for (size_t i = 0; i < slots.size(); ++i)
+        if (slots[i] == slot)
+          return ExprColumnInfo{static_cast<int>(i), binding->slot_types[slot], columns[slot].timestamp_format};
+      slots.push_back(slot);
+      return ExprColumnInfo{static_cast<int>(slots.size()) - 1, binding->slot_types[slot],
+                            columns[slot].timestamp_format};
+    };
+    auto program = ExprProgram::Compile(*row.rule->expr, row.rule->expr_text, resolver);
+    if (!program.ok())
+      return Status::RuleError(plan_->rules().path + ":" + std::to_string(row.rule->location.line) +
+                               ": rows." + row.rule->name + ": " + program.status().message());
+    binding->programs.push_back(std::move(program).value());
+    binding->program_slots.push_back(std::move(slots));
+  }
+  return std::shared_ptr<const Binding>(std::move(binding));
+}
+
+void BatchEvaluator::RunRowChecks(const Binding& binding, const Batch& batch, BatchResult* result) const {
+  const int64_t n = batch.num_rows;
+  std::vector<uint8_t> verdicts;
+  for (size_t i = 0; i < plan_->rows().size(); ++i) {
+    const RowPlan& row = plan_->rows()[i];
+    CheckBatchResult& check = result->checks[row.check_index];
+    check.rows.clear();
+    if (row.rule->kind == RowCheck::Kind::kExpr) {
+      std::vector<const TypedColumn*> inputs;
+      for (int slot : binding.program_slots[i]) inputs.push_back(&result->columns[slot]);
+      binding.programs[i]->Evaluate(inputs, n, &verdicts);
+      int64_t evaluated = 0;
+      for (int64_t r = 0; r < n; ++r) {
+        if (batch.IsMalformed(r)) continue;
+        ++evaluated;
+        if (verdicts[r] == 0) check.rows.push_back(static_cast<int32_t>(r));
+      }
+      check.evaluated = evaluated;
+      check.violations = static_cast<int64_t>(check.rows.size());
+      continue;
+    }
+    // Row unique: exact tuple keys of rows without nulls.
+    UniqueKeys& keys = result->unique_keys[row.check_index];
+    std::vector<size_t> offsets;
+    for (int64_t r = 0; r < n; ++r) {
+      bool complete = true;
+      for (int slot : row.column_slots) complete = complete && result->columns[slot].valid[r];
+      if (!complete) continue;
+      keys.rows.push_back(static_cast<int32_t>(r));
+      offsets.push_back(keys.arena.size());
+      for (int slot : row.column_slots) AppendTupleKey(result->columns[slot], r, &keys.arena);
+    }
+    offsets.push_back(keys.arena.size());
+    for (size_t k = 0; k + 1 < offsets.size(); ++k) {
+      std::string_view key(keys.arena.data() + offsets[k], offsets[k + 1] - offsets[k]);
+      keys.keys.push_back(key);
+      keys.hashes.push_back(XXH3_64bits(key.data(), key.size()));
+    }
+    check.evaluated = static_cast<int64_t>(keys.rows.size());
+  }
+}
+
+Result<std::unique_ptr<BatchResult>> BatchEvaluator::Evaluate(std::shared_ptr<const Batch> batch) const {
+  ASSIGN_OR_RETURN(auto binding, Bind(*batch));
+  auto result = std::make_unique<BatchResult>();
+  const auto& column_plans = plan_->columns();
+  const int64_t n = batch->num_rows;
+  result->columns.resize(column_plans.size());
+  result->input_column.assign(column_plans.size(), -1);
+  result->checks.resize(plan_->checks().size());
+  result->unique_keys.resize(plan_->checks().size());
+  for (size_t slot = 0; slot < column_plans.size(); ++slot) {
+    const ColumnPlan& column_plan = column_plans[slot];
+    int index = batch->FindColumn(column_plan.name);
+    result->input_column[slot] = index;
+    if (index < 0 && column_plan.required) {
+      result->schema_problems.push_back(
+          {column_plan.name, column_plan.declared
+                                 ? "required column '" + column_plan.name + "' is missing from the input"
+                                 : "column '" + column_plan.name + "' named by a row check is missing from the input"});
+    }
+    ConvertOptions options{binding->slot_types[slot], column_plan.timestamp_format};
+    bool lossy = false;
+    std::string lossy_message;
+    ConvertColumn(*batch, index >= 0 ? &batch->columns[index] : nullptr, options, &result->columns[slot],
+                  &lossy, &lossy_message);
+    if (lossy) result->schema_problems.push_back({column_plan.name, lossy_message});
+    RunColumnChecks(column_plan, result->columns[slot], *batch, result.get());
+  }
+  RunRowChecks(*binding, *batch, result.get());
+
+  // Bad rows: malformed ones, and rows violating an error-severity check
+  // (unique checks are added by the merger, which knows first occurrences).
+  result->bad.assign(n, 0);
+  if (!batch->malformed.empty()) std::memcpy(result->bad.data(), batch->malformed.data(), n);
+  for (size_t c = 0; c < plan_->checks().size(); ++c) {
+    if (plan_->checks()[c].options.severity != Severity::kError) continue;
+    for (int32_t r : result->checks[c].rows) result->bad[r] = 1;
+  }
+  result->batch = std::move(batch);
+  return result;
+}
+
+}  // namespace griffin

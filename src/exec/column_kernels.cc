@@ -1,0 +1,238 @@
+#include "exec/column_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <xxhash.h>
+
+#include "util/value_parse.h"
+
+namespace griffin {
+namespace {
+
+// Runs `fails(row)` over the valid (non-null, well-typed) rows.
+template <typename Fails>
+void ScanValid(const TypedColumn& column, CheckBatchResult* result, Fails fails) {
+  const uint8_t* valid = column.valid.data();
+  int64_t evaluated = 0;
+  for (int64_t r = 0; r < column.num_rows; ++r) {
+    if (!valid[r]) continue;
+    ++evaluated;
+    if (fails(r)) result->rows.push_back(static_cast<int32_t>(r));
+  }
+  result->evaluated = evaluated;
+  result->violations = static_cast<int64_t>(result->rows.size());
+}
+
+// Integer comparison against a bound that may be fractional: exact.
+struct IntBound {
+  int64_t value;
+  bool always_pass = false, always_fail = false;
+};
+
+IntBound MakeIntBound(const CompiledColumnCheck& check) {
+  IntBound bound{check.bound_int};
+  if (!check.bound_is_float) return bound;
+  double b = check.bound_float;
+  if (std::isnan(b)) { bound.always_fail = true; return bound; }
+  // min/gt need v >= ceil(b) / v > floor(b); max/lt need v <= floor(b) / v < ceil(b).
+  double rounded = (check.kind == ColumnCheckKind::kMin || check.kind == ColumnCheckKind::kLt)
+                       ? std::ceil(b) : std::floor(b);
+  if (rounded >= 9.2233720368547758e18) {
+    bool lower_bound = check.kind == ColumnCheckKind::kMin || check.kind == ColumnCheckKind::kGt;
+    (lower_bound ? bound.always_fail : bound.always_pass) = true;
+    if (check.kind == ColumnCheckKind::kLt) { bound.always_pass = true; bound.always_fail = false; }
+    return bound;
+  }
+  if (rounded < -9.2233720368547758e18) {
+    bool lower_bound = check.kind == ColumnCheckKind::kMin || check.kind == ColumnCheckKind::kGt;
+    (lower_bound ? bound.always_pass : bound.always_fail) = true;
+    return bound;
+  }
+  bound.value = static_cast<int64_t>(rounded);
+  return bound;
+}
+
+void RunBound(const CompiledColumnCheck& check, const TypedColumn& column, CheckBatchResult* result) {
+  const ColumnCheckKind kind = check.kind;
+  if (column.type == ValueType::kFloat64) {
+    const double* v = column.floats;
+    const double b = check.bound_float;
+    switch (kind) {
+      case ColumnCheckKind::kMin: ScanValid(column, result, [&](int64_t r) { return !(v[r] >= b); }); break;
+      case ColumnCheckKind::kMax: ScanValid(column, result, [&](int64_t r) { return !(v[r] <= b); }); break;
+      case ColumnCheckKind::kGt: ScanValid(column, result, [&](int64_t r) { return !(v[r] > b); }); break;
+      default: ScanValid(column, result, [&](int64_t r) { return !(v[r] < b); }); break;
+    }
+    return;
+  }
+  const int64_t* v = column.ints;
+  if (check.date_vs_micros) {
+    // Date column against a timestamp bound: the date's midnight, in micros.
+    const int64_t b = check.bound_int;
+    const int64_t day = 86400000000LL;
+    switch (kind) {
+      case ColumnCheckKind::kMin: ScanValid(column, result, [&](int64_t r) { return !(v[r] * day >= b); }); break;
+      case ColumnCheckKind::kMax: ScanValid(column, result, [&](int64_t r) { return !(v[r] * day <= b); }); break;
+      case ColumnCheckKind::kGt: ScanValid(column, result, [&](int64_t r) { return !(v[r] * day > b); }); break;
+      default: ScanValid(column, result, [&](int64_t r) { return !(v[r] * day < b); }); break;
+    }
+    return;
+  }
+  IntBound bound = MakeIntBound(check);
+  if (bound.always_fail || bound.always_pass) {
+    const bool fail = bound.always_fail;
+    ScanValid(column, result, [&](int64_t) { return fail; });
+    return;
+  }
+  const int64_t b = bound.value;
+  switch (kind) {
+    case ColumnCheckKind::kMin: ScanValid(column, result, [&](int64_t r) { return !(v[r] >= b); }); break;
+    case ColumnCheckKind::kMax: ScanValid(column, result, [&](int64_t r) { return !(v[r] <= b); }); break;
+    case ColumnCheckKind::kGt: ScanValid(column, result, [&](int64_t r) { return !(v[r] > b); }); break;
+    default: ScanValid(column, result, [&](int64_t r) { return !(v[r] < b); }); break;
+  }
+}
+
+bool InList(const CompiledColumnCheck& check, const TypedColumn& column, int64_t r) {
+  switch (column.type) {
+    case ValueType::kString: {
+      std::string_view s = column.strings[r];
+      const auto& values = check.string_values;
+      if (values.size() <= 8) {
+        for (const std::string& v : values)
+          if (v == s) return true;
+        return false;
+      }
+      return std::binary_search(values.begin(), values.end(), s,
+                                [](const auto& a, const auto& b) { return std::string_view(a) < std::string_view(b); });
+    }
+    case ValueType::kFloat64: {
+      double f = column.floats[r];
+      if (std::isnan(f)) return check.float_values_has_nan;
+      return std::binary_search(check.float_values.begin(), check.float_values.end(), f);
+    }
+    default:
+      return check.int_values.count(column.ints[r]) > 0;
+  }
+}
+
+void GatherUniqueKeys(const TypedColumn& column, UniqueKeys* keys) {
+  const int64_t n = column.num_rows;
+  keys->rows.clear();
+  keys->hashes.clear();
+  keys->keys.clear();
+  if (column.type == ValueType::kString) {
+    for (int64_t r = 0; r < n; ++r) {
+      if (!column.valid[r]) continue;
+      std::string_view s = column.strings[r];
+      keys->rows.push_back(static_cast<int32_t>(r));
+      keys->hashes.push_back(XXH3_64bits(s.data(), s.size()));
+      keys->keys.push_back(s);
+    }
+    return;
+  }
+  keys->arena.clear();
+  keys->arena.reserve(static_cast<size_t>(n) * 8);
+  for (int64_t r = 0; r < n; ++r) {
+    if (!column.valid[r]) continue;
+    keys->rows.push_back(static_cast<int32_t>(r));
+    AppendValueKey(column, r, &keys->arena);
+  }
+  const char* base = keys->arena.data();
+  for (size_t i = 0; i < keys->rows.size(); ++i) {
+    std::string_view key(base + i * 8, 8);
+    keys->keys.push_back(key);
+    keys->hashes.push_back(XXH3_64bits(key.data(), key.size()));
+  }
+}
+
+}  // namespace
+
+void AppendValueKey(const TypedColumn& column, int64_t row, std::string* out) {
+  char bytes[8];
+  if (column.type == ValueType::kString) {
+    out->append(column.strings[row]);
+    return;
+  }
+  if (column.type == ValueType::kFloat64) {
+    double f = column.floats[row];
+    if (f == 0) f = 0.0;                                     // -0.0 equals 0.0
+    if (std::isnan(f)) f = std::numeric_limits<double>::quiet_NaN();  // one NaN
+    std::memcpy(bytes, &f, 8);
+  } else {
+    std::memcpy(bytes, &column.ints[row], 8);
+  }
+  out->append(bytes, 8);
+}
+
+void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, const Batch& batch,
+                     BatchResult* results) {
+  const int64_t n = column.num_rows;
+  for (const CompiledColumnCheck& check : column_plan.checks) {
+    CheckBatchResult& result = results->checks[check.check_index];
+    result.rows.clear();
+    if (!column.present) continue;  // a missing column evaluates nothing
+    switch (check.kind) {
+      case ColumnCheckKind::kNotNull:
+      case ColumnCheckKind::kType: {
+        const bool not_null = check.kind == ColumnCheckKind::kNotNull;
+        int64_t evaluated = 0;
+        for (int64_t r = 0; r < n; ++r) {
+          if (batch.IsMalformed(r)) continue;
+          ++evaluated;
+          bool fails = not_null ? !column.valid[r] : column.HasTypeError(r);
+          if (fails) result.rows.push_back(static_cast<int32_t>(r));
+        }
+        result.evaluated = evaluated;
+        result.violations = static_cast<int64_t>(result.rows.size());
+        break;
+      }
+      case ColumnCheckKind::kUnique: {
+        GatherUniqueKeys(column, &results->unique_keys[check.check_index]);
+        result.evaluated = static_cast<int64_t>(results->unique_keys[check.check_index].rows.size());
+        break;
+      }
+      case ColumnCheckKind::kMin: case ColumnCheckKind::kMax:
+      case ColumnCheckKind::kGt: case ColumnCheckKind::kLt:
+        RunBound(check, column, &result);
+        break;
+      case ColumnCheckKind::kFinite: {
+        const double* v = column.floats;
+        ScanValid(column, &result, [&](int64_t r) { return !std::isfinite(v[r]); });
+        break;
+      }
+      case ColumnCheckKind::kRegex: {
+        const RE2& re = *check.regex;
+        ScanValid(column, &result, [&](int64_t r) {
+          const std::string_view s = column.strings[r];
+          return !RE2::FullMatch(re2::StringPiece(s.data(), s.size()), re);
+        });
+        break;
+      }
+      case ColumnCheckKind::kContains: {
+        const RE2& re = *check.regex;
+        ScanValid(column, &result, [&](int64_t r) {
+          const std::string_view s = column.strings[r];
+          return !RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re);
+        });
+        break;
+      }
+      case ColumnCheckKind::kIn:
+        ScanValid(column, &result, [&](int64_t r) { return !InList(check, column, r); });
+        break;
+      case ColumnCheckKind::kNotIn:
+        ScanValid(column, &result, [&](int64_t r) { return InList(check, column, r); });
+        break;
+      case ColumnCheckKind::kLength:
+        ScanValid(column, &result, [&](int64_t r) {
+          int64_t len = Utf8Length(column.strings[r]);
+          return len < check.length_min || len > check.length_max;
+        });
+        break;
+    }
+  }
+}
+
+}  // namespace griffin

@@ -1,0 +1,20 @@
+// The per-column check kernels: one tight loop per check over a TypedColumn,
+// recording evaluated counts and violating rows. `unique` only gathers keys
+// here; which occurrence is first is decided by the in-order merger.
+#pragma once
+
+#include "exec/batch_result.h"
+#include "plan/plan.h"
+
+namespace griffin {
+
+// Evaluates every check of `column_plan` on `column` (a batch's typed column).
+// Writes into results->checks[check_index] and results->unique_keys[check_index].
+void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, const Batch& batch,
+                     BatchResult* results);
+
+// Appends the exact key bytes of a typed value (normalizing float -0.0 and NaN)
+// to `out`. Used for unique and distinct.
+void AppendValueKey(const TypedColumn& column, int64_t row, std::string* out);
+
+}  // namespace griffin

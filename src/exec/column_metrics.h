@@ -1,0 +1,64 @@
+// Whole-column aggregates for table checks, accumulated in row order so the
+// result never depends on threads or batch size: counts, compensated sum
+// (Neumaier), mean/variance (Welford), min/max with NaN propagating, exact
+// distinct count, and quantiles.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "exec/quantile_sketch.h"
+#include "exec/typed_column.h"
+#include "exec/unique_set.h"
+
+namespace griffin {
+
+struct MetricNeeds {
+  bool moments = false;    // sum, mean, stddev
+  bool extremes = false;   // min, max
+  bool distinct = false;
+  bool quantiles = false;
+  bool any() const { return moments || extremes || distinct || quantiles; }
+};
+
+class ColumnMetrics {
+ public:
+  ColumnMetrics(ValueType type, MetricNeeds needs);
+
+  // Feeds rows [0, column.num_rows) of one batch; `malformed` marks rows to skip.
+  void AddBatch(const TypedColumn& column, const uint8_t* malformed);
+
+  int64_t count() const { return count_; }         // non-null values
+  int64_t nulls() const { return nulls_; }         // null (or mistyped) in well-formed rows
+  double sum() const;                               // NaN when no values? no: 0
+  std::optional<double> mean() const;               // nullopt when empty
+  std::optional<double> stddev() const;             // sample; nullopt when count < 2
+  // min/max in the column's representation (double for float64, int64 else).
+  std::optional<double> min_float() const { return count_ ? std::optional(min_f_) : std::nullopt; }
+  std::optional<double> max_float() const { return count_ ? std::optional(max_f_) : std::nullopt; }
+  std::optional<int64_t> min_int() const { return count_ ? std::optional(min_i_) : std::nullopt; }
+  std::optional<int64_t> max_int() const { return count_ ? std::optional(max_i_) : std::nullopt; }
+  int64_t distinct() const { return distinct_ ? distinct_->size() : 0; }
+  std::optional<double> quantile_float(double q) const;
+  std::optional<int64_t> quantile_int(double q) const;
+  ValueType type() const { return type_; }
+
+ private:
+  void AddValue(double x);
+  ValueType type_;
+  MetricNeeds needs_;
+  int64_t count_ = 0, nulls_ = 0;
+  double sum_ = 0, compensation_ = 0;    // Neumaier
+  __int128 int_sum_ = 0;
+  double mean_ = 0, m2_ = 0;             // Welford
+  bool saw_nan_ = false;
+  bool saw_nonfinite_ = false;
+  double min_f_ = 0, max_f_ = 0;
+  int64_t min_i_ = 0, max_i_ = 0;
+  std::unique_ptr<UniqueSet> distinct_;
+  std::unique_ptr<QuantileSketch<double>> quantile_f_;
+  std::unique_ptr<QuantileSketch<int64_t>> quantile_i_;
+};
+
+}  // namespace griffin

@@ -1,0 +1,74 @@
+#include "exec/column_metrics.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace griffin {
+namespace {
+
+TypedColumn Floats(const std::vector<double>& values, const std::vector<uint8_t>& valid) {
+  TypedColumn column;
+  column.type = ValueType::kFloat64;
+  column.num_rows = static_cast<int64_t>(values.size());
+  column.owned_floats = values;
+  column.floats = column.owned_floats.data();
+  column.valid = valid;
+  return column;
+}
+
+TEST(ColumnMetricsTest, MomentsExtremesNulls) {
+  MetricNeeds needs;
+  needs.moments = needs.extremes = needs.distinct = needs.quantiles = true;
+  ColumnMetrics metrics(ValueType::kFloat64, needs);
+  metrics.AddBatch(Floats({1, 2, 0, 4}, {1, 1, 0, 1}), nullptr);
+  metrics.AddBatch(Floats({4}, {1}), nullptr);
+  EXPECT_EQ(metrics.count(), 4);
+  EXPECT_EQ(metrics.nulls(), 1);
+  EXPECT_DOUBLE_EQ(metrics.sum(), 11);
+  EXPECT_DOUBLE_EQ(*metrics.mean(), 2.75);
+  EXPECT_NEAR(*metrics.stddev(), std::sqrt(((1.75 * 1.75) + (0.75 * 0.75) + 2 * (1.25 * 1.25)) / 3), 1e-12);
+  EXPECT_EQ(*metrics.min_float(), 1);
+  EXPECT_EQ(*metrics.max_float(), 4);
+  EXPECT_EQ(metrics.distinct(), 3);
+  EXPECT_EQ(*metrics.quantile_float(0.5), 2);
+}
+
+TEST(ColumnMetricsTest, NanPropagates) {
+  MetricNeeds needs;
+  needs.moments = needs.extremes = true;
+  ColumnMetrics metrics(ValueType::kFloat64, needs);
+  metrics.AddBatch(Floats({1, NAN, 3}, {1, 1, 1}), nullptr);
+  EXPECT_TRUE(std::isnan(*metrics.mean()));
+  EXPECT_TRUE(std::isnan(*metrics.min_float()));
+  EXPECT_TRUE(std::isnan(*metrics.max_float()));
+}
+
+TEST(ColumnMetricsTest, InfinityMeanFollowsIeee) {
+  MetricNeeds needs;
+  needs.moments = true;
+  ColumnMetrics metrics(ValueType::kFloat64, needs);
+  metrics.AddBatch(Floats({1, INFINITY, 3}, {1, 1, 1}), nullptr);
+  EXPECT_EQ(*metrics.mean(), INFINITY);
+}
+
+TEST(ColumnMetricsTest, CompensatedSumIsAccurate) {
+  MetricNeeds needs;
+  needs.moments = true;
+  ColumnMetrics metrics(ValueType::kFloat64, needs);
+  metrics.AddBatch(Floats({1e16, 1, -1e16, 1}, {1, 1, 1, 1}), nullptr);
+  EXPECT_DOUBLE_EQ(metrics.sum(), 2);
+}
+
+TEST(ColumnMetricsTest, StddevNeedsTwoValuesAndMalformedRowsAreSkipped) {
+  MetricNeeds needs;
+  needs.moments = true;
+  ColumnMetrics metrics(ValueType::kFloat64, needs);
+  std::vector<uint8_t> malformed = {0, 1};
+  metrics.AddBatch(Floats({5, 0}, {1, 0}), malformed.data());
+  EXPECT_FALSE(metrics.stddev().has_value());
+  EXPECT_EQ(metrics.nulls(), 0);
+}
+
+}  // namespace
+}  // namespace griffin

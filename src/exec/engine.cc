@@ -1,0 +1,142 @@
+#include "exec/engine.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "exec/batch_evaluator.h"
+#include "exec/merger.h"
+
+namespace griffin {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Worker pool with ordered result delivery.
+class OrderedPipeline {
+ public:
+  OrderedPipeline(const BatchEvaluator& evaluator, int threads) : evaluator_(evaluator) {
+    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+  }
+  ~OrderedPipeline() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    work_ready_.notify_all();
+    for (auto& worker : workers_) worker.join();
+  }
+
+  void Submit(int64_t sequence, std::unique_ptr<Chunk> chunk) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queue_.push_back({sequence, std::move(chunk)});
+    }
+    work_ready_.notify_one();
+  }
+
+  // Blocks until the result of `sequence` is ready.
+  Result<std::unique_ptr<BatchResult>> Take(int64_t sequence) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    result_ready_.wait(lock, [&] { return results_.count(sequence) > 0; });
+    auto node = results_.extract(sequence);
+    return std::move(node.mapped());
+  }
+
+ private:
+  struct Task {
+    int64_t sequence;
+    std::unique_ptr<Chunk> chunk;
+  };
+
+  void WorkerLoop() {
+    while (true) {
+      Task task;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        task = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      Result<std::unique_ptr<BatchResult>> result = Process(*task.chunk);
+      task.chunk.reset();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        results_.emplace(task.sequence, std::move(result));
+      }
+      result_ready_.notify_all();
+    }
+  }
+
+  Result<std::unique_ptr<BatchResult>> Process(Chunk& chunk) {
+    auto batch = chunk.Decode();
+    if (!batch.ok()) return batch.status();
+    return evaluator_.Evaluate(std::move(batch).value());
+  }
+
+  const BatchEvaluator& evaluator_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable work_ready_, result_ready_;
+  std::deque<Task> queue_;
+  std::map<int64_t, Result<std::unique_ptr<BatchResult>>> results_;
+  bool stopping_ = false;
+};
+
+}  // namespace
+
+int ResolveThreads(int threads) {
+  if (threads > 0) return threads;
+  unsigned hardware = std::thread::hardware_concurrency();
+  return hardware == 0 ? 1 : static_cast<int>(hardware);
+}
+
+Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& source, const RunOptions& options) {
+  const auto start = Clock::now();
+  const int threads = ResolveThreads(options.threads);
+  BatchEvaluator evaluator(plan);
+  Merger merger(plan, options.max_violations);
+  OrderedPipeline pipeline(evaluator, threads);
+  const int64_t max_in_flight = 2 * threads + 1;
+  int64_t submitted = 0, merged = 0;
+  bool end_of_input = false;
+  Status failure;
+  auto last_progress = start;
+
+  while (true) {
+    while (failure.ok() && !end_of_input && submitted - merged < max_in_flight) {
+      auto chunk = source.NextChunk();
+      if (!chunk.ok()) { failure = chunk.status(); break; }
+      if (*chunk == nullptr) { end_of_input = true; break; }
+      pipeline.Submit(submitted++, std::move(chunk).value());
+    }
+    if (merged == submitted) break;
+    auto result = pipeline.Take(merged++);
+    if (!result.ok()) {
+      if (failure.ok()) failure = result.status();
+      continue;  // drain what is in flight
+    }
+    if (failure.ok()) merger.Merge(**result);
+    if (options.progress) {
+      auto now = Clock::now();
+      if (now - last_progress > std::chrono::milliseconds(100)) {
+        last_progress = now;
+        options.progress({merger.rows(), source.bytes_read(), source.total_bytes(),
+                          std::chrono::duration<double>(now - start).count()});
+      }
+    }
+  }
+  if (!failure.ok()) return failure;
+  Report report = merger.Finish();
+  report.griffin_version = GRIFFIN_VERSION;
+  report.threads = threads;
+  report.input_bytes = source.bytes_read();
+  report.elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
+  return report;
+}
+
+}  // namespace griffin

@@ -1,0 +1,43 @@
+// Runs a compiled plan over an input source on all cores and returns the
+// report. Pipeline: the calling thread reads chunks in order (I/O, cheap) and
+// merges results in order; `threads` workers decode chunks and evaluate them.
+// At most 2 * threads + 1 chunks are in flight, which bounds memory by
+// (batch size x threads) plus what unique/distinct must keep.
+//
+//   ASSIGN_OR_RETURN(auto source, OpenInputs(paths, read_options));
+//   ASSIGN_OR_RETURN(Report report, RunValidation(plan, *source, run_options));
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "io/input_source.h"
+#include "plan/plan.h"
+#include "report/report.h"
+#include "util/status.h"
+
+namespace griffin {
+
+struct Progress {
+  int64_t rows = 0;
+  int64_t bytes_read = 0;
+  int64_t total_bytes = -1;   // -1 when unknown (stdin)
+  double elapsed_s = 0;
+};
+
+struct RunOptions {
+  int threads = 0;                 // 0: all cores
+  int64_t max_violations = 1000;
+  // Called from the calling thread after merged batches, at most every 100 ms.
+  std::function<void(const Progress&)> progress;
+};
+
+// Errors: input errors (exit 3) from reading/decoding, rule errors (exit 2)
+// from binding expressions to a typed input's schema.
+Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& source, const RunOptions& options);
+
+// The number of worker threads `threads` resolves to.
+int ResolveThreads(int threads);
+
+}  // namespace griffin

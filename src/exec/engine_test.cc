@@ -1,0 +1,118 @@
+#include "exec/engine.h"
+
+#include <gtest/gtest.h>
+
+#include "exec/test_batches.h"
+#include "report/json_writer.h"
+#include "rules/rule_loader.h"
+
+namespace griffin {
+namespace {
+
+using testing::SplitRows;
+using testing::VectorSource;
+
+const char* kRules = R"(griffin: 1
+dataset: t
+columns:
+  id:
+    type: string
+    unique: true
+  amount:
+    type: float64
+    not_null: true
+    min: 0
+rows:
+  - name: pair_unique
+    unique: [id, amount]
+  - name: positive_or_big
+    expr: "amount > 0 or id == 'z'"
+table:
+  - row_count: {min: 1}
+  - mean: {column: amount, min: 0, max: 100}
+  - distinct_count: {column: id, max: 3}
+)";
+
+std::vector<std::vector<std::optional<std::string>>> Rows() {
+  return {{"a", "1"}, {"b", "-1"}, {"a", "2"}, {"c", std::nullopt}, {"a", "1"},
+          {"z", "0"}, {"b", "x"}, {"d", "5"}, {"a", "7"}};
+}
+
+Report RunRules(int threads, size_t batch_rows, int64_t max_violations = 1000) {
+  auto rules = LoadRuleText(kRules, "rules.yaml");
+  EXPECT_TRUE(rules.ok()) << rules.status().message();
+  auto plan = Plan::Compile(*rules, 0);
+  EXPECT_TRUE(plan.ok()) << plan.status().message();
+  VectorSource source(SplitRows({"id", "amount"}, Rows(), batch_rows));
+  RunOptions options;
+  options.threads = threads;
+  options.max_violations = max_violations;
+  auto report = RunValidation(*plan, source, options);
+  EXPECT_TRUE(report.ok()) << report.status().message();
+  return *report;
+}
+
+const CheckReport& Check(const Report& report, const std::string& name) {
+  for (const CheckReport& c : report.checks)
+    if (c.name == name) return c;
+  ADD_FAILURE() << "no check " << name;
+  return report.checks[0];
+}
+
+TEST(EngineTest, CountsAndFirstOccurrences) {
+  Report report = RunRules(1, 100);
+  EXPECT_EQ(report.rows, 9);
+  const CheckReport& id_unique = Check(report, "id.unique");
+  EXPECT_EQ(id_unique.evaluated, 9);
+  EXPECT_EQ(id_unique.violations, 4);  // rows 2, 4, 6, 8 repeat earlier ids
+  const CheckReport& not_null = Check(report, "amount.not_null");
+  EXPECT_EQ(not_null.violations, 2);   // row 3 null, row 6 unparseable counts as null
+  const CheckReport& min = Check(report, "amount.min");
+  EXPECT_EQ(min.evaluated, 7);
+  EXPECT_EQ(min.violations, 1);        // row 1
+  const CheckReport& pair = Check(report, "pair_unique");
+  EXPECT_EQ(pair.evaluated, 7);
+  EXPECT_EQ(pair.violations, 1);       // row 4 repeats (a, 1)
+  const CheckReport& expr = Check(report, "positive_or_big");
+  EXPECT_EQ(expr.evaluated, 9);
+  EXPECT_EQ(expr.violations, 1);       // row 1: -1 > 0 false, 'b' == 'z' false; row 5 is id z
+  EXPECT_EQ(Check(report, "table.row_count").observed.text, "9");
+  EXPECT_EQ(Check(report, "id.distinct_count").observed.text, "5");
+  EXPECT_FALSE(Check(report, "id.distinct_count").passed);
+  // Bad rows: 1 (min, expr), 2 4 6 8 (unique), 3 6 (not_null) -> {1,2,3,4,6,8}
+  EXPECT_EQ(report.bad_rows, 6);
+  EXPECT_FALSE(report.passed);
+  ASSERT_FALSE(report.violations.empty());
+  EXPECT_EQ(report.violations[0].row, 1);
+  EXPECT_EQ(report.violations[0].check, "amount.min");
+  // the unique violation of row 2 names row 0 as the first occurrence
+  bool found = false;
+  for (const auto& v : report.violations)
+    if (v.row == 2 && v.check == "id.unique") found = v.message.find("row 0") != std::string::npos;
+  EXPECT_TRUE(found);
+}
+
+TEST(EngineTest, IdenticalAcrossThreadsAndBatchSizes) {
+  Report baseline = RunRules(1, 100);
+  baseline.elapsed_s = 0;
+  baseline.threads = 0;
+  for (int threads : {1, 2, 7}) {
+    for (size_t batch_rows : {1, 2, 3, 100}) {
+      Report other = RunRules(threads, batch_rows);
+      other.elapsed_s = 0;
+      other.threads = 0;
+      EXPECT_EQ(ReportToJson(other), ReportToJson(baseline)) << threads << " threads, " << batch_rows << " rows";
+    }
+  }
+}
+
+TEST(EngineTest, MaxViolationsTruncatesListButNotCounts) {
+  Report report = RunRules(2, 2, 3);
+  EXPECT_EQ(report.violations.size(), 3u);
+  EXPECT_TRUE(report.violations_truncated);
+  EXPECT_EQ(Check(report, "id.unique").violations, 4);
+  EXPECT_EQ(report.violations[0].row, 1);
+}
+
+}  // namespace
+}  // namespace griffin

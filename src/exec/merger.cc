@@ -1,0 +1,281 @@
+#include "exec/merger.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "exec/violation_messages.h"
+#include "util/value_parse.h"
+
+namespace griffin {
+namespace {
+
+constexpr size_t kMaxRawValueBytes = 1024;
+
+double LiteralAsDouble(const Literal& literal) {
+  switch (literal.kind) {
+    case Literal::Kind::kFloat: return literal.float_value;
+    default: return static_cast<double>(literal.int_value);
+  }
+}
+
+JsonScalar LiteralAsJson(const Literal& literal) {
+  switch (literal.kind) {
+    case Literal::Kind::kInt: return JsonScalar::Integer(literal.int_value);
+    case Literal::Kind::kFloat: return JsonScalar::Number(literal.float_value);
+    default: return JsonScalar::String(literal.text);
+  }
+}
+
+MetricNeeds NeedsOf(TableMetric metric) {
+  MetricNeeds needs;
+  switch (metric) {
+    case TableMetric::kMean: case TableMetric::kStddev: case TableMetric::kSum: needs.moments = true; break;
+    case TableMetric::kMin: case TableMetric::kMax: needs.extremes = true; break;
+    case TableMetric::kDistinctCount: needs.distinct = true; break;
+    case TableMetric::kQuantile: needs.quantiles = true; break;
+    default: break;
+  }
+  return needs;
+}
+
+}  // namespace
+
+Merger::Merger(std::shared_ptr<const Plan> plan, int64_t max_violations)
+    : plan_(std::move(plan)), max_violations_(max_violations) {
+  const size_t num_checks = plan_->checks().size();
+  evaluated_.assign(num_checks, 0);
+  violations_.assign(num_checks, 0);
+  unique_sets_.resize(num_checks);
+  column_checks_.assign(num_checks, nullptr);
+  check_slot_.assign(num_checks, -1);
+  const auto& columns = plan_->columns();
+  for (size_t slot = 0; slot < columns.size(); ++slot) {
+    for (const CompiledColumnCheck& check : columns[slot].checks) {
+      column_checks_[check.check_index] = &check;
+      check_slot_[check.check_index] = static_cast<int>(slot);
+      if (check.kind == ColumnCheckKind::kUnique) unique_sets_[check.check_index] = std::make_unique<UniqueSet>();
+    }
+  }
+  for (const RowPlan& row : plan_->rows())
+    if (row.rule->kind == RowCheck::Kind::kUnique) unique_sets_[row.check_index] = std::make_unique<UniqueSet>();
+  std::vector<MetricNeeds> needs(columns.size());
+  for (const TablePlan& table : plan_->table()) {
+    if (table.column_slot < 0) continue;
+    MetricNeeds add = NeedsOf(table.rule->metric);
+    MetricNeeds& n = needs[table.column_slot];
+    n.moments |= add.moments; n.extremes |= add.extremes; n.distinct |= add.distinct; n.quantiles |= add.quantiles;
+  }
+  metrics_.resize(columns.size());
+  for (const TablePlan& table : plan_->table()) {
+    if (table.column_slot < 0 || metrics_[table.column_slot]) continue;
+    metrics_[table.column_slot] = std::make_unique<ColumnMetrics>(columns[table.column_slot].type,
+                                                                  needs[table.column_slot]);
+  }
+}
+
+void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows) {
+  for (size_t c = 0; c < unique_sets_.size(); ++c) {
+    if (!unique_sets_[c]) continue;
+    const UniqueKeys& keys = result.unique_keys[c];
+    CheckBatchResult& check = result.checks[c];
+    check.rows.clear();
+    auto& firsts = (*first_rows)[c];
+    const bool error = plan_->checks()[c].options.severity == Severity::kError;
+    UniqueSet& set = *unique_sets_[c];
+    for (size_t k = 0; k < keys.rows.size(); ++k) {
+      int64_t first = set.InsertOrFind(keys.hashes[k], keys.keys[k], base + keys.rows[k]);
+      if (first < 0) continue;
+      check.rows.push_back(keys.rows[k]);
+      firsts.push_back(first);
+      if (error) result.bad[keys.rows[k]] = 1;
+    }
+    check.violations = static_cast<int64_t>(check.rows.size());
+  }
+}
+
+void Merger::Merge(BatchResult& result) {
+  const Batch& batch = *result.batch;
+  const int64_t base = rows_;
+  std::vector<std::vector<int64_t>> first_rows(plan_->checks().size());
+  MergeUnique(result, base, &first_rows);
+
+  for (const SchemaProblem& problem : result.schema_problems) {
+    bool seen = false;
+    for (const SchemaError& e : schema_errors_) seen = seen || (e.column == problem.column && e.message == problem.message);
+    if (!seen) schema_errors_.push_back({problem.column, problem.message});
+  }
+  const uint8_t* malformed = batch.malformed.empty() ? nullptr : batch.malformed.data();
+  for (size_t slot = 0; slot < metrics_.size(); ++slot)
+    if (metrics_[slot] && result.columns[slot].present) metrics_[slot]->AddBatch(result.columns[slot], malformed);
+
+  for (size_t c = 0; c < result.checks.size(); ++c) {
+    evaluated_[c] += result.checks[c].evaluated;
+    violations_[c] += result.checks[c].violations;
+    total_violations_ += result.checks[c].violations;
+  }
+  total_violations_ += static_cast<int64_t>(batch.malformed_records.size());
+  malformed_rows_ += static_cast<int64_t>(batch.malformed_records.size());
+  for (int64_t r = 0; r < batch.num_rows; ++r) bad_rows_ += result.bad[r];
+  if (static_cast<int64_t>(violations_list_.size()) < max_violations_) CollectViolations(result, base, first_rows);
+  rows_ += batch.num_rows;
+}
+
+void Merger::CollectViolations(const BatchResult& result, int64_t base,
+                               const std::vector<std::vector<int64_t>>& first_rows) {
+  const Batch& batch = *result.batch;
+  const size_t room = static_cast<size_t>(max_violations_) - violations_list_.size();
+  std::vector<PendingViolation> pending;
+  for (size_t i = 0; i < batch.malformed_records.size() && i < room; ++i) {
+    int32_t r = static_cast<int32_t>(batch.malformed_records[i].row_in_batch);
+    pending.push_back({base + r, -1, -1, r, i});
+  }
+  for (size_t c = 0; c < result.checks.size(); ++c) {
+    const auto& rows = result.checks[c].rows;
+    for (size_t i = 0; i < rows.size() && i < room; ++i) {
+      int64_t first = first_rows[c].empty() ? -1 : first_rows[c][i];
+      pending.push_back({base + rows[i], static_cast<int>(c), first, rows[i], i});
+    }
+  }
+  std::sort(pending.begin(), pending.end(), [](const PendingViolation& a, const PendingViolation& b) {
+    return a.row != b.row ? a.row < b.row : a.position < b.position;
+  });
+  if (pending.size() > room) pending.resize(room);
+  for (const PendingViolation& p : pending) {
+    ViolationReport v;
+    v.row = p.row;
+    if (p.position < 0) {
+      const MalformedRecord& record = batch.malformed_records[p.ordinal];
+      v.check = "malformed";
+      std::string raw = record.raw.size() > kMaxRawValueBytes ? record.raw.substr(0, kMaxRawValueBytes) : record.raw;
+      v.value = JsonScalar::String(std::move(raw));
+      v.message = record.reason;
+    } else {
+      const CheckInfo& info = plan_->checks()[p.position];
+      v.column = info.column;
+      v.check = info.name;
+      int slot = check_slot_[p.position];
+      if (slot >= 0) v.value = ValueAsRead(batch, result.input_column[slot], p.batch_row);
+      v.message = ViolationMessage(*plan_, p.position, column_checks_[p.position], v.value, p.row, p.first_row);
+    }
+    violations_list_.push_back(std::move(v));
+  }
+}
+
+CheckReport Merger::TableCheckReport(const TablePlan& table) const {
+  const TableCheck& rule = *table.rule;
+  const CheckInfo& info = plan_->checks()[table.check_index];
+  CheckReport report;
+  report.name = info.name;
+  report.column = info.column;
+  report.check = info.check;
+  report.severity = SeverityName(info.options.severity);
+  report.is_table = true;
+  if (rule.min) report.min_bound = LiteralAsJson(*rule.min);
+  if (rule.max) report.max_bound = LiteralAsJson(*rule.max);
+
+  // observed: a number (double or integer) or, for date/timestamp extremes, an ISO string.
+  std::optional<double> observed;
+  std::optional<int64_t> observed_int;   // exact integer observations
+  ValueType type = ValueType::kFloat64;
+  const ColumnMetrics* metrics = table.column_slot >= 0 ? metrics_[table.column_slot].get() : nullptr;
+  if (metrics) type = metrics->type();
+  const bool float_column = type == ValueType::kFloat64;
+  switch (rule.metric) {
+    case TableMetric::kRowCount: observed_int = rows_; break;
+    case TableMetric::kNullFraction: {
+      int64_t total = metrics->count() + metrics->nulls();
+      if (total > 0) observed = static_cast<double>(metrics->nulls()) / static_cast<double>(total);
+      break;
+    }
+    case TableMetric::kDistinctCount: observed_int = metrics->distinct(); break;
+    case TableMetric::kMean: observed = metrics->mean(); break;
+    case TableMetric::kStddev: observed = metrics->stddev(); break;
+    case TableMetric::kSum:
+      if (float_column) observed = metrics->sum();
+      else observed = metrics->sum();
+      break;
+    case TableMetric::kMin: case TableMetric::kMax: case TableMetric::kQuantile: {
+      const bool is_min = rule.metric == TableMetric::kMin;
+      if (float_column) {
+        observed = rule.metric == TableMetric::kQuantile ? metrics->quantile_float(rule.q)
+                   : is_min ? metrics->min_float() : metrics->max_float();
+      } else {
+        observed_int = rule.metric == TableMetric::kQuantile ? metrics->quantile_int(rule.q)
+                       : is_min ? metrics->min_int() : metrics->max_int();
+      }
+      break;
+    }
+  }
+  // Compare with the bounds (an absent or NaN observation fails any bound).
+  bool has_value = observed_int.has_value() || (observed && !std::isnan(*observed));
+  long double value = observed_int ? static_cast<long double>(*observed_int)
+                                   : observed ? static_cast<long double>(*observed) : 0;
+  bool passed = true;
+  if (rule.min) passed = passed && has_value && value >= static_cast<long double>(LiteralAsDouble(*rule.min));
+  if (rule.max) passed = passed && has_value && value <= static_cast<long double>(LiteralAsDouble(*rule.max));
+  report.passed = passed;
+
+  if (observed_int && (type == ValueType::kDate || type == ValueType::kTimestamp) &&
+      rule.metric != TableMetric::kRowCount && rule.metric != TableMetric::kDistinctCount) {
+    std::string text = type == ValueType::kDate ? FormatDate(*observed_int) : FormatTimestamp(*observed_int);
+    report.observed = JsonScalar::String(text);
+    report.observed_text = text;
+  } else if (observed_int && type == ValueType::kBool && rule.metric != TableMetric::kRowCount &&
+             rule.metric != TableMetric::kDistinctCount) {
+    report.observed = JsonScalar::Raw(*observed_int ? "true" : "false");
+    report.observed_text = report.observed.text;
+  } else if (observed_int) {
+    report.observed = JsonScalar::Integer(*observed_int);
+    report.observed_text = report.observed.text;
+  } else if (observed) {
+    report.observed = JsonScalar::Number(*observed);
+    report.observed_text = FormatDouble(*observed);
+  } else {
+    report.observed_text = "null";
+  }
+  if (info.options.message) report.message = *info.options.message;
+  return report;
+}
+
+Report Merger::Finish() {
+  Report report;
+  report.dataset = plan_->rules().dataset;
+  report.rules_sha256 = plan_->rules().sha256;
+  report.rows = rows_;
+  report.bad_rows = bad_rows_;
+  report.malformed_rows = malformed_rows_;
+  report.quality_score = rows_ == 0 ? 1.0 : static_cast<double>(rows_ - bad_rows_) / static_cast<double>(rows_);
+  report.score_min = plan_->rules().score_min;
+  report.schema_errors = schema_errors_;
+  report.violations = std::move(violations_list_);
+  report.violations_truncated = total_violations_ > static_cast<int64_t>(report.violations.size());
+  std::vector<const TablePlan*> table_by_check(plan_->checks().size(), nullptr);
+  for (const TablePlan& table : plan_->table()) table_by_check[table.check_index] = &table;
+  bool passed = schema_errors_.empty();
+  for (size_t c = 0; c < plan_->checks().size(); ++c) {
+    const CheckInfo& info = plan_->checks()[c];
+    CheckReport check;
+    if (table_by_check[c]) {
+      check = TableCheckReport(*table_by_check[c]);
+    } else {
+      check.name = info.name;
+      check.column = info.column;
+      check.check = info.check;
+      check.severity = SeverityName(info.options.severity);
+      check.evaluated = evaluated_[c];
+      check.violations = violations_[c];
+      check.pass_rate = evaluated_[c] == 0 ? 1.0
+                        : static_cast<double>(evaluated_[c] - violations_[c]) / static_cast<double>(evaluated_[c]);
+      check.mostly = info.options.mostly;
+      check.passed = check.pass_rate >= check.mostly;
+      if (info.options.message) check.message = *info.options.message;
+    }
+    if (info.options.severity == Severity::kError && !check.passed) passed = false;
+    report.checks.push_back(std::move(check));
+  }
+  if (report.score_min && report.quality_score < *report.score_min) passed = false;
+  report.passed = passed;
+  return report;
+}
+
+}  // namespace griffin

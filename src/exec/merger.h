@@ -1,0 +1,58 @@
+// The in-order stage of a run: takes BatchResults strictly in input order and
+// does everything that depends on order or on the whole input: first
+// occurrences for `unique`, table-check aggregates, the capped violations
+// list, bad-row counts. Single-threaded by design; this is what makes the
+// report identical for any thread count and batch size.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "exec/batch_result.h"
+#include "exec/column_metrics.h"
+#include "exec/unique_set.h"
+#include "plan/plan.h"
+#include "report/report.h"
+
+namespace griffin {
+
+class Merger {
+ public:
+  Merger(std::shared_ptr<const Plan> plan, int64_t max_violations);
+
+  // Merges the next batch (in input order). Callbacks for sinks can hook in here later.
+  void Merge(BatchResult& result);
+
+  // Builds the report (checks, verdict, score). Inputs/ids/timing are the caller's.
+  Report Finish();
+
+  int64_t rows() const { return rows_; }
+  int64_t bad_rows() const { return bad_rows_; }
+
+ private:
+  struct PendingViolation {
+    int64_t row;
+    int position;       // check index; -1 for malformed
+    int64_t first_row;  // unique: first occurrence
+    int32_t batch_row;
+    size_t ordinal;     // index into a per-check list
+  };
+  void MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows);
+  void CollectViolations(const BatchResult& result, int64_t base,
+                         const std::vector<std::vector<int64_t>>& first_rows);
+  CheckReport TableCheckReport(const TablePlan& table) const;
+
+  std::shared_ptr<const Plan> plan_;
+  int64_t max_violations_;
+  int64_t rows_ = 0, bad_rows_ = 0, malformed_rows_ = 0;
+  int64_t total_violations_ = 0;
+  std::vector<int64_t> evaluated_, violations_;
+  std::vector<std::unique_ptr<UniqueSet>> unique_sets_;      // per check index
+  std::vector<std::unique_ptr<ColumnMetrics>> metrics_;      // per column slot
+  std::vector<const CompiledColumnCheck*> column_checks_;    // per check index
+  std::vector<int> check_slot_;                              // per check index: column slot or -1
+  std::vector<ViolationReport> violations_list_;
+  std::vector<SchemaError> schema_errors_;
+};
+
+}  // namespace griffin

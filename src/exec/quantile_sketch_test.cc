@@ -1,0 +1,67 @@
+#include "exec/quantile_sketch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+namespace griffin {
+namespace {
+
+TEST(QuantileSketchTest, ExactNearestRank) {
+  QuantileSketch<double> sketch;
+  for (double v : {5.0, 1.0, 4.0, 2.0, 3.0}) sketch.Add(v);
+  EXPECT_EQ(*sketch.Quantile(0.0), 1.0);   // rank max(1, ceil(0)) = 1
+  EXPECT_EQ(*sketch.Quantile(0.2), 1.0);   // ceil(1.0) = 1
+  EXPECT_EQ(*sketch.Quantile(0.21), 2.0);  // ceil(1.05) = 2
+  EXPECT_EQ(*sketch.Quantile(0.5), 3.0);   // ceil(2.5) = 3
+  EXPECT_EQ(*sketch.Quantile(1.0), 5.0);
+  EXPECT_TRUE(sketch.exact());
+}
+
+TEST(QuantileSketchTest, EmptyHasNoQuantile) {
+  QuantileSketch<int64_t> sketch;
+  EXPECT_FALSE(sketch.Quantile(0.5).has_value());
+}
+
+TEST(QuantileSketchTest, NanSortsAfterInfinity) {
+  QuantileSketch<double> sketch;
+  for (double v : std::vector<double>{NAN, INFINITY, 1.0, NAN}) sketch.Add(v);
+  EXPECT_EQ(*sketch.Quantile(0.25), 1.0);
+  EXPECT_EQ(*sketch.Quantile(0.5), INFINITY);
+  EXPECT_TRUE(std::isnan(*sketch.Quantile(0.75)));
+}
+
+TEST(QuantileSketchTest, SketchRankErrorWithinHalfPercent) {
+  // Past the exact limit the answer's true rank must be within 0.5% of n.
+  const int64_t n = 3'000'000;
+  std::mt19937_64 rng(7);
+  std::vector<int64_t> values(n);
+  for (int64_t i = 0; i < n; ++i) values[i] = static_cast<int64_t>(rng() % 10'000'000);
+  QuantileSketch<int64_t> sketch;
+  for (int64_t v : values) sketch.Add(v);
+  EXPECT_FALSE(sketch.exact());
+  std::vector<int64_t> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  for (double q : {0.01, 0.1, 0.25, 0.5, 0.9, 0.99}) {
+    int64_t answer = *sketch.Quantile(q);
+    int64_t low = std::lower_bound(sorted.begin(), sorted.end(), answer) - sorted.begin();
+    int64_t high = std::upper_bound(sorted.begin(), sorted.end(), answer) - sorted.begin();
+    int64_t target = static_cast<int64_t>(std::ceil(q * n));
+    int64_t error = target < low ? low - target : (target > high ? target - high : 0);
+    EXPECT_LE(error, n / 200) << "q=" << q;
+  }
+}
+
+TEST(QuantileSketchTest, SameInputSameAnswer) {
+  QuantileSketch<double> a, b;
+  for (int i = 0; i < 1'500'000; ++i) {
+    a.Add(std::sin(i) * 1000);
+    b.Add(std::sin(i) * 1000);
+  }
+  EXPECT_EQ(*a.Quantile(0.37), *b.Quantile(0.37));
+}
+
+}  // namespace
+}  // namespace griffin

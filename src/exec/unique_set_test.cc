@@ -1,0 +1,60 @@
+#include "exec/unique_set.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+#include <xxhash.h>
+
+namespace griffin {
+namespace {
+
+int64_t Insert(UniqueSet& set, const std::string& key, int64_t row) {
+  return set.InsertOrFind(XXH3_64bits(key.data(), key.size()), key, row);
+}
+
+TEST(UniqueSetTest, FirstOccurrenceIsRemembered) {
+  UniqueSet set;
+  EXPECT_EQ(Insert(set, "a", 0), -1);
+  EXPECT_EQ(Insert(set, "b", 1), -1);
+  EXPECT_EQ(Insert(set, "a", 2), 0);
+  EXPECT_EQ(Insert(set, "a", 3), 0);
+  EXPECT_EQ(Insert(set, "b", 4), 1);
+  EXPECT_EQ(set.size(), 2);
+}
+
+TEST(UniqueSetTest, EmptyKeyAndBinaryKeysAreExact) {
+  UniqueSet set;
+  EXPECT_EQ(Insert(set, "", 5), -1);
+  EXPECT_EQ(Insert(set, std::string("a\0b", 3), 6), -1);
+  EXPECT_EQ(Insert(set, std::string("a\0c", 3), 7), -1);
+  EXPECT_EQ(Insert(set, "", 8), 5);
+  EXPECT_EQ(Insert(set, std::string("a\0b", 3), 9), 6);
+}
+
+TEST(UniqueSetTest, CollidingHashesStillCompareKeys) {
+  UniqueSet set;
+  EXPECT_EQ(set.InsertOrFind(42, "x", 0), -1);
+  EXPECT_EQ(set.InsertOrFind(42, "y", 1), -1);  // same hash, different key
+  EXPECT_EQ(set.InsertOrFind(42, "y", 2), 1);
+  EXPECT_EQ(set.InsertOrFind(42, "x", 3), 0);
+}
+
+TEST(UniqueSetTest, GrowsThroughManyKeysAndLargeRows) {
+  UniqueSet set;
+  for (int64_t i = 0; i < 200000; ++i) ASSERT_EQ(Insert(set, std::to_string(i), i + (int64_t{1} << 33)), -1);
+  for (int64_t i = 0; i < 200000; i += 997) ASSERT_EQ(Insert(set, std::to_string(i), 0), i + (int64_t{1} << 33));
+  EXPECT_EQ(set.size(), 200000);
+  EXPECT_GT(set.memory_bytes(), 200000 * 24);
+}
+
+TEST(UniqueSetTest, KeysLargerThanABlock) {
+  UniqueSet set;
+  std::string big(3 << 20, 'z');
+  EXPECT_EQ(Insert(set, big, 1), -1);
+  EXPECT_EQ(Insert(set, big, 2), 1);
+  big.back() = 'y';
+  EXPECT_EQ(Insert(set, big, 3), -1);
+}
+
+}  // namespace
+}  // namespace griffin

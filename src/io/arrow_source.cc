@@ -1,0 +1,262 @@
+#include "io/arrow_source.h"
+
+#include <arrow/array/util.h>
+#include <arrow/buffer.h>
+#include <arrow/io/file.h>
+#include <arrow/io/memory.h>
+#include <arrow/io/stdio.h>
+#include <arrow/ipc/reader.h>
+#include <parquet/arrow/reader.h>
+#include <parquet/file_reader.h>
+
+#include <exception>
+#include <functional>
+
+namespace griffin {
+namespace {
+
+std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+Status FromArrow(const std::string& path, const arrow::Status& status) {
+  return Status::InputError(DisplayName(path) + ": " + status.message());
+}
+
+class ReadyChunk : public Chunk {
+ public:
+  explicit ReadyChunk(std::shared_ptr<Batch> batch) : batch_(std::move(batch)) {}
+  Result<std::shared_ptr<Batch>> Decode() override { return batch_; }
+
+ private:
+  std::shared_ptr<Batch> batch_;
+};
+
+// Yields the record batches of some reader; nullptr at the end.
+using BatchPuller = std::function<arrow::Result<std::shared_ptr<arrow::RecordBatch>>()>;
+
+// Slices what the puller yields into batches of at most batch_rows rows.
+class ArrowSource : public InputSource {
+ public:
+  ArrowSource(std::string path, std::shared_ptr<arrow::Schema> schema, BatchPuller puller,
+              std::function<int64_t()> progress, int64_t total_bytes, int64_t batch_rows,
+              int input_index)
+      : path_(std::move(path)), schema_(std::move(schema)), puller_(std::move(puller)),
+        progress_(std::move(progress)), total_bytes_(total_bytes),
+        batch_rows_(std::max<int64_t>(1, batch_rows)), input_index_(input_index) {}
+
+  Result<std::unique_ptr<Chunk>> NextChunk() override {
+    while (current_ == nullptr || offset_ >= current_->num_rows()) {
+      if (done_) return std::unique_ptr<Chunk>();
+      arrow::Result<std::shared_ptr<arrow::RecordBatch>> next;
+      try {
+        next = puller_();
+      } catch (const std::exception& e) {
+        return Status::InputError(DisplayName(path_) + ": " + e.what());
+      }
+      if (!next.ok()) return FromArrow(path_, next.status());
+      current_ = *next;
+      offset_ = 0;
+      if (current_ == nullptr) {
+        done_ = true;
+        if (emitted_) return std::unique_ptr<Chunk>();
+        ASSIGN_OR_RETURN(auto empty, EmptyBatch());
+        emitted_ = true;
+        return std::unique_ptr<Chunk>(std::make_unique<ReadyChunk>(std::move(empty)));
+      }
+    }
+    std::shared_ptr<arrow::RecordBatch> slice =
+        offset_ == 0 && current_->num_rows() <= batch_rows_ ? current_
+                                                             : current_->Slice(offset_, batch_rows_);
+    offset_ += slice->num_rows();
+    emitted_ = true;
+    return std::unique_ptr<Chunk>(
+        std::make_unique<ReadyChunk>(BatchFromRecordBatch(std::move(slice), input_index_)));
+  }
+
+  int64_t bytes_read() const override { return progress_(); }
+  int64_t total_bytes() const override { return total_bytes_; }
+
+ private:
+  Result<std::shared_ptr<Batch>> EmptyBatch() {
+    std::vector<std::shared_ptr<arrow::Array>> arrays;
+    for (const auto& field : schema_->fields()) {
+      auto empty = arrow::MakeEmptyArray(field->type());
+      if (!empty.ok()) return FromArrow(path_, empty.status());
+      arrays.push_back(*empty);
+    }
+    return BatchFromRecordBatch(arrow::RecordBatch::Make(schema_, 0, std::move(arrays)),
+                                input_index_);
+  }
+
+  std::string path_;
+  std::shared_ptr<arrow::Schema> schema_;
+  BatchPuller puller_;
+  std::function<int64_t()> progress_;
+  int64_t total_bytes_;
+  int64_t batch_rows_;
+  int input_index_;
+  std::shared_ptr<arrow::RecordBatch> current_;
+  int64_t offset_ = 0;
+  bool done_ = false, emitted_ = false;
+};
+
+// Reads all of standard input (for formats that need random access).
+Result<std::shared_ptr<arrow::io::RandomAccessFile>> SlurpStdin() {
+  arrow::io::StdinStream in;
+  std::vector<std::shared_ptr<arrow::Buffer>> pieces;
+  int64_t total = 0;
+  for (;;) {
+    auto piece = in.Read(1 << 20);
+    if (!piece.ok()) return FromArrow("-", piece.status());
+    if ((*piece)->size() == 0) break;
+    total += (*piece)->size();
+    pieces.push_back(*piece);
+  }
+  auto all = arrow::AllocateBuffer(total);
+  if (!all.ok()) return FromArrow("-", all.status());
+  int64_t at = 0;
+  for (const auto& piece : pieces) {
+    std::memcpy((*all)->mutable_data() + at, piece->data(), piece->size());
+    at += piece->size();
+  }
+  return std::shared_ptr<arrow::io::RandomAccessFile>(
+      std::make_shared<arrow::io::BufferReader>(std::shared_ptr<arrow::Buffer>(std::move(*all))));
+}
+
+Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenRandomAccess(const std::string& path,
+                                                                      bool memory_map) {
+  if (path == "-") return SlurpStdin();
+  if (memory_map) {
+    auto file = arrow::io::MemoryMappedFile::Open(path, arrow::io::FileMode::READ);
+    if (!file.ok()) return FromArrow(path, file.status());
+    return std::shared_ptr<arrow::io::RandomAccessFile>(*file);
+  }
+  auto file = arrow::io::ReadableFile::Open(path);
+  if (!file.ok()) return FromArrow(path, file.status());
+  return std::shared_ptr<arrow::io::RandomAccessFile>(*file);
+}
+
+Result<std::unique_ptr<InputSource>> OpenParquetImpl(const std::string& path,
+                                                     const ReadOptions& options, int input_index) {
+  ASSIGN_OR_RETURN(auto file, OpenRandomAccess(path, /*memory_map=*/false));
+  auto size = file->GetSize();
+  if (!size.ok()) return FromArrow(path, size.status());
+  parquet::ArrowReaderProperties properties;
+  properties.set_batch_size(std::max<int64_t>(1, options.batch_rows));
+  properties.set_use_threads(false);
+  parquet::arrow::FileReaderBuilder builder;
+  arrow::Status status = builder.Open(file);
+  if (!status.ok()) return FromArrow(path, status);
+  builder.properties(properties);
+  auto reader = builder.Build();
+  if (!reader.ok()) return FromArrow(path, reader.status());
+  std::shared_ptr<parquet::arrow::FileReader> file_reader = std::move(*reader);
+  auto batches = file_reader->GetRecordBatchReader();
+  if (!batches.ok()) return FromArrow(path, batches.status());
+  std::shared_ptr<arrow::RecordBatchReader> batch_reader = std::move(*batches);
+  const int64_t total_rows = file_reader->parquet_reader()->metadata()->num_rows();
+  auto rows_read = std::make_shared<std::atomic<int64_t>>(0);
+  const int64_t total_bytes = path == "-" ? -1 : *size;
+  BatchPuller puller = [file_reader, batch_reader,
+                        rows_read]() -> arrow::Result<std::shared_ptr<arrow::RecordBatch>> {
+    ARROW_ASSIGN_OR_RAISE(auto batch, batch_reader->Next());
+    if (batch) rows_read->fetch_add(batch->num_rows(), std::memory_order_relaxed);
+    return batch;
+  };
+  const int64_t file_bytes = *size;
+  auto progress = [rows_read, total_rows, file_bytes]() -> int64_t {
+    if (total_rows == 0) return 0;
+    return static_cast<int64_t>(static_cast<double>(file_bytes) *
+                                rows_read->load(std::memory_order_relaxed) / total_rows);
+  };
+  return std::unique_ptr<InputSource>(std::make_unique<ArrowSource>(
+      path, batch_reader->schema(), std::move(puller), std::move(progress), total_bytes,
+      options.batch_rows, input_index));
+}
+
+Result<std::unique_ptr<InputSource>> OpenArrowIpcImpl(const std::string& path,
+                                                      const ReadOptions& options, int input_index) {
+  std::shared_ptr<arrow::io::InputStream> stream;
+  std::shared_ptr<arrow::io::RandomAccessFile> file;
+  int64_t total_bytes = -1;
+  bool file_format = false;
+  if (path == "-") {
+    stream = std::make_shared<arrow::io::StdinStream>();
+  } else {
+    ASSIGN_OR_RETURN(file, OpenRandomAccess(path, /*memory_map=*/true));
+    auto size = file->GetSize();
+    if (!size.ok()) return FromArrow(path, size.status());
+    total_bytes = *size;
+    auto magic = file->ReadAt(0, 6);
+    if (!magic.ok()) return FromArrow(path, magic.status());
+    file_format = (*magic)->ToString() == "ARROW1";
+    stream = file;
+  }
+  auto tell = [stream]() -> int64_t {
+    auto at = stream->Tell();
+    return at.ok() ? *at : 0;
+  };
+  if (file_format) {
+    auto reader = arrow::ipc::RecordBatchFileReader::Open(file);
+    if (!reader.ok()) return FromArrow(path, reader.status());
+    std::shared_ptr<arrow::ipc::RecordBatchFileReader> file_reader = *reader;
+    auto next_index = std::make_shared<std::atomic<int>>(0);
+    BatchPuller puller = [file_reader,
+                          next_index]() -> arrow::Result<std::shared_ptr<arrow::RecordBatch>> {
+      int i = next_index->load();
+      if (i >= file_reader->num_record_batches()) return std::shared_ptr<arrow::RecordBatch>();
+      next_index->store(i + 1);
+      return file_reader->ReadRecordBatch(i);
+    };
+    auto progress = [file_reader, next_index, total_bytes]() -> int64_t {
+      int n = file_reader->num_record_batches();
+      return n == 0 ? 0 : total_bytes * next_index->load() / n;
+    };
+    return std::unique_ptr<InputSource>(std::make_unique<ArrowSource>(
+        path, file_reader->schema(), std::move(puller), std::move(progress), total_bytes,
+        options.batch_rows, input_index));
+  }
+  auto reader = arrow::ipc::RecordBatchStreamReader::Open(stream);
+  if (!reader.ok()) return FromArrow(path, reader.status());
+  std::shared_ptr<arrow::ipc::RecordBatchStreamReader> stream_reader = *reader;
+  BatchPuller puller = [stream_reader]() { return stream_reader->Next(); };
+  return std::unique_ptr<InputSource>(std::make_unique<ArrowSource>(
+      path, stream_reader->schema(), std::move(puller), std::move(tell), total_bytes,
+      options.batch_rows, input_index));
+}
+
+}  // namespace
+
+std::shared_ptr<Batch> BatchFromRecordBatch(std::shared_ptr<arrow::RecordBatch> record_batch,
+                                            int input_index) {
+  auto batch = std::make_shared<Batch>();
+  batch->num_rows = record_batch->num_rows();
+  batch->input_index = input_index;
+  const auto& schema = record_batch->schema();
+  batch->columns.resize(record_batch->num_columns());
+  for (int i = 0; i < record_batch->num_columns(); ++i) {
+    batch->columns[i].name = schema->field(i)->name();
+    batch->columns[i].array = record_batch->column(i);
+  }
+  batch->arrow_keepalive = std::move(record_batch);
+  return batch;
+}
+
+Result<std::unique_ptr<InputSource>> OpenParquetSource(const std::string& path,
+                                                       const ReadOptions& options, int input_index) {
+  try {
+    return OpenParquetImpl(path, options, input_index);
+  } catch (const std::exception& e) {
+    return Status::InputError(DisplayName(path) + ": " + e.what());
+  }
+}
+
+Result<std::unique_ptr<InputSource>> OpenArrowIpcSource(const std::string& path,
+                                                        const ReadOptions& options, int input_index) {
+  try {
+    return OpenArrowIpcImpl(path, options, input_index);
+  } catch (const std::exception& e) {
+    return Status::InputError(DisplayName(path) + ": " + e.what());
+  }
+}
+
+}  // namespace griffin

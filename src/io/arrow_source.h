@@ -1,0 +1,33 @@
+// Typed inputs: Parquet files and Arrow IPC (the file format, which .feather
+// v2 is, and the stream format). Each Arrow RecordBatch (sliced to at most
+// ReadOptions::batch_rows rows) becomes a Batch whose columns hold the arrays
+// themselves; Batch::arrow_keepalive holds the record batch. Reading is
+// sequential, a record batch at a time, on the reading thread; Chunk::Decode
+// only hands the ready batch over.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <arrow/record_batch.h>
+
+#include "io/batch.h"
+#include "io/input_source.h"
+
+namespace griffin {
+
+// `path` may be "-": Parquet from standard input is read into memory first
+// (it needs random access); an IPC stream is read as it comes.
+// A file that is not Parquet / Arrow IPC, or is corrupt, gives an InputError
+// "PATH: ..." (now or from NextChunk). Every input gives at least one batch
+// (zero rows, with the schema's columns, for an empty input).
+Result<std::unique_ptr<InputSource>> OpenParquetSource(const std::string& path,
+                                                       const ReadOptions& options, int input_index);
+Result<std::unique_ptr<InputSource>> OpenArrowIpcSource(const std::string& path,
+                                                        const ReadOptions& options, int input_index);
+
+// A Batch viewing `record_batch` (no copy).
+std::shared_ptr<Batch> BatchFromRecordBatch(std::shared_ptr<arrow::RecordBatch> record_batch,
+                                            int input_index);
+
+}  // namespace griffin

@@ -1,0 +1,22 @@
+// Input format detection from a file name's extension.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "io/byte_stream.h"
+#include "io/input_source.h"
+
+namespace griffin {
+
+struct DetectedFormat {
+  InputFormat format;
+  Compression compression = Compression::kNone;
+};
+
+// From the extension (case-insensitive): .csv .tsv .jsonl .ndjson .parquet
+// .arrow .feather .ipc, each text format optionally followed by .gz or .zst
+// ("x.csv.gz"). nullopt for anything else (compressed typed formats included).
+std::optional<DetectedFormat> DetectInputFormat(std::string_view path);
+
+}  // namespace griffin

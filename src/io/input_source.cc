@@ -1,0 +1,179 @@
+#include "io/input_source.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+
+#include "io/arrow_source.h"
+#include "io/byte_stream.h"
+#include "io/csv_chunker.h"
+#include "io/input_format.h"
+#include "io/jsonl_parser.h"
+
+namespace griffin {
+namespace {
+
+namespace fs = std::filesystem;
+
+Status NotReadable(const std::string& path, int error_number) {
+  if (error_number == ENOENT) return Status::InputError(path + ": no such file or directory");
+  return Status::InputError(path + ": " + std::strerror(error_number));
+}
+
+// Reads its inputs one after another, opening each when the previous ends.
+class ChainedSource : public InputSource {
+ public:
+  ChainedSource(std::vector<std::string> paths, ReadOptions options, int64_t total_bytes)
+      : paths_(std::move(paths)), options_(std::move(options)), total_bytes_(total_bytes) {}
+
+  Result<std::unique_ptr<Chunk>> NextChunk() override {
+    for (;;) {
+      if (current_ == nullptr) {
+        if (next_input_ >= paths_.size()) return std::unique_ptr<Chunk>();
+        ASSIGN_OR_RETURN(auto opened, OpenInput(paths_[next_input_], options_,
+                                                static_cast<int>(next_input_)));
+        std::lock_guard<std::mutex> lock(mutex_);
+        current_ = std::move(opened);
+        ++next_input_;
+      }
+      ASSIGN_OR_RETURN(auto chunk, current_->NextChunk());
+      if (chunk != nullptr) return chunk;
+      std::lock_guard<std::mutex> lock(mutex_);
+      finished_bytes_ += current_->bytes_read();
+      current_.reset();
+    }
+  }
+
+  // May be called from another thread (progress).
+  int64_t bytes_read() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return finished_bytes_ + (current_ ? current_->bytes_read() : 0);
+  }
+  int64_t total_bytes() const override { return total_bytes_; }
+
+ private:
+  std::vector<std::string> paths_;
+  ReadOptions options_;
+  int64_t total_bytes_;
+  size_t next_input_ = 0;
+  mutable std::mutex mutex_;  // guards current_ (replaced) and finished_bytes_
+  std::unique_ptr<InputSource> current_;
+  int64_t finished_bytes_ = 0;
+};
+
+}  // namespace
+
+const char* InputFormatName(InputFormat f) {
+  switch (f) {
+    case InputFormat::kCsv: return "csv";
+    case InputFormat::kTsv: return "tsv";
+    case InputFormat::kJsonl: return "jsonl";
+    case InputFormat::kParquet: return "parquet";
+    case InputFormat::kArrow: return "arrow";
+  }
+  return "unknown";
+}
+
+Result<std::unique_ptr<InputSource>> OpenInput(const std::string& path, const ReadOptions& options,
+                                               int input_index) {
+  const bool is_stdin = path == "-";
+  std::optional<DetectedFormat> detected = DetectInputFormat(path);
+  InputFormat format;
+  Compression compression = Compression::kNone;
+  if (detected) compression = detected->compression;
+  if (options.format) {
+    format = *options.format;
+  } else if (is_stdin) {
+    format = InputFormat::kCsv;
+  } else if (detected) {
+    format = detected->format;
+  } else {
+    return Status::InputError(path + ": unknown input format (expected one of .csv .tsv .jsonl "
+                              ".ndjson .parquet .arrow .feather .ipc, optionally .gz/.zst for "
+                              "text, or a --format)");
+  }
+  const std::string name = is_stdin ? "<stdin>" : path;
+  if (format == InputFormat::kParquet || format == InputFormat::kArrow) {
+    if (compression != Compression::kNone)
+      return Status::InputError(name + ": compressed " + InputFormatName(format) +
+                                " files are not supported");
+    return format == InputFormat::kParquet ? OpenParquetSource(path, options, input_index)
+                                           : OpenArrowIpcSource(path, options, input_index);
+  }
+  int64_t total_bytes = -1;
+  if (!is_stdin) {
+    struct stat info;
+    if (::stat(path.c_str(), &info) != 0) return NotReadable(path, errno);
+    if (S_ISDIR(info.st_mode)) return Status::InputError(path + ": is a directory");
+    total_bytes = info.st_size;
+  }
+  ASSIGN_OR_RETURN(auto stream, OpenByteStream(path, compression));
+  if (format == InputFormat::kJsonl)
+    return MakeJsonlSource(std::move(stream), name, options, input_index, total_bytes);
+  char delimiter = options.delimiter ? *options.delimiter : format == InputFormat::kTsv ? '\t' : ',';
+  if (delimiter == options.quote || delimiter == '\n' || delimiter == '\r' ||
+      options.quote == '\n' || options.quote == '\r')
+    return Status::InputError(name + ": the delimiter and the quote must differ and not be a line end");
+  return MakeCsvSource(std::move(stream), name, options, delimiter, input_index, total_bytes);
+}
+
+Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      out.push_back(path);
+      continue;
+    }
+    struct stat info;
+    if (::stat(path.c_str(), &info) != 0) return NotReadable(path, errno);
+    if (!S_ISDIR(info.st_mode)) {
+      if (::access(path.c_str(), R_OK) != 0) return NotReadable(path, errno);
+      out.push_back(path);
+      continue;
+    }
+    // A directory: its supported files, recursively, skipping hidden entries.
+    std::vector<std::string> found;
+    std::error_code error;
+    fs::recursive_directory_iterator it(path, fs::directory_options::none, error), end;
+    if (error) return Status::InputError(path + ": " + error.message());
+    for (; it != end; it.increment(error)) {
+      if (error) return Status::InputError(path + ": " + error.message());
+      const std::string file_name = it->path().filename().string();
+      if (!file_name.empty() && file_name[0] == '.') {
+        if (it->is_directory(error)) it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file(error) || !DetectInputFormat(file_name)) continue;
+      std::string file = it->path().string();
+      if (::access(file.c_str(), R_OK) != 0) return NotReadable(file, errno);
+      found.push_back(std::move(file));
+    }
+    if (found.empty()) return Status::InputError(path + ": directory holds no supported input files");
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+Result<std::unique_ptr<InputSource>> OpenInputs(const std::vector<std::string>& paths,
+                                                const ReadOptions& options) {
+  if (paths.size() == 1) return OpenInput(paths[0], options, 0);
+  int64_t total_bytes = 0;
+  for (const std::string& path : paths) {
+    struct stat info;
+    if (path == "-" || ::stat(path.c_str(), &info) != 0) {
+      total_bytes = -1;
+      break;
+    }
+    total_bytes += info.st_size;
+  }
+  return std::unique_ptr<InputSource>(
+      std::make_unique<ChainedSource>(paths, options, total_bytes));
+}
+
+}  // namespace griffin

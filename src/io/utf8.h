@@ -1,0 +1,15 @@
+// UTF-8 validation for text records.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "util/value_parse.h"  // IsValidUtf8
+
+namespace griffin {
+
+// The 0-based offset of the first byte of the first invalid UTF-8 sequence in
+// `text`, or std::string_view::npos when it is valid. Scalar; for error paths.
+size_t FindInvalidUtf8(std::string_view text);
+
+}  // namespace griffin

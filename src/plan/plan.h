@@ -1,0 +1,106 @@
+// A rule set compiled once into what the engine runs: every check gets its
+// position in the report, regexes are compiled, bounds and `in` lists are
+// resolved to the column's representation, and `now` is fixed to the run's
+// start. Built once per run (or per validator); immutable and thread-safe.
+//
+//   ASSIGN_OR_RETURN(auto plan, Plan::Compile(rules, now_micros));
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <re2/re2.h>
+
+#include "rules/rule_set.h"
+#include "util/status.h"
+
+namespace griffin {
+
+enum class CheckScope { kColumn, kRow, kTable };
+
+// One entry of the report's `checks` list, in rule-file order.
+struct CheckInfo {
+  std::string name;                   // amount.min, a row check's name, table.row_count
+  std::optional<std::string> column;  // null for row checks and table.row_count
+  std::string check;                  // "min", "expr", "unique", "row_count", ...
+  CheckScope scope;
+  CheckOptions options;
+  SourceLocation location;
+};
+
+// A column check resolved for fast evaluation.
+struct CompiledColumnCheck {
+  int check_index;                   // into Plan::checks
+  ColumnCheckKind kind;
+  // kMin kMax kGt kLt: the bound in the column's representation. For int64
+  // columns with a fractional bound, `bound_is_float` and bound_float are used.
+  int64_t bound_int = 0;
+  double bound_float = 0;
+  bool bound_is_float = false;
+  bool date_vs_micros = false;       // date column, timestamp bound: compare days*86400e6 with bound_int
+  std::shared_ptr<const RE2> regex;  // kRegex kContains
+  std::unordered_set<int64_t> int_values;        // kIn kNotIn for integer-backed types
+  std::vector<double> float_values;              // kIn kNotIn for float64 (sorted)
+  std::vector<std::string> string_values;         // kIn kNotIn for strings (sorted)
+  bool float_values_has_nan = false;
+  int64_t length_min = 0, length_max = INT64_MAX;
+  std::string bound_text;            // the bound / list / pattern as written, for messages
+};
+
+struct ColumnPlan {
+  std::string name;
+  ValueType type;
+  std::optional<std::string> timestamp_format;
+  bool required = true;
+  bool declared = true;              // false: only named by expressions / row unique
+  std::vector<CompiledColumnCheck> checks;
+};
+
+struct RowPlan {
+  int check_index;
+  const RowCheck* rule;
+  std::vector<int> column_slots;     // kUnique: into Plan::columns
+};
+
+struct TablePlan {
+  int check_index;
+  const TableCheck* rule;
+  int column_slot = -1;              // into Plan::columns; -1 for row_count
+};
+
+class Plan {
+ public:
+  // `now_micros` resolves every `now` bound (the run's start, UTC).
+  static Result<std::shared_ptr<const Plan>> Compile(const RuleSet& rules, int64_t now_micros);
+
+  const RuleSet& rules() const { return rules_; }
+  const std::vector<CheckInfo>& checks() const { return checks_; }
+  const std::vector<ColumnPlan>& columns() const { return columns_; }
+  const std::vector<RowPlan>& rows() const { return rows_; }
+  const std::vector<TablePlan>& table() const { return table_; }
+  int64_t now_micros() const { return now_micros_; }
+  // Slot of a column in columns(), or -1.
+  int FindColumn(const std::string& name) const;
+  // Names the text readers must extract (every column any rule names).
+  std::vector<std::string> ReferencedColumns() const;
+
+ private:
+  explicit Plan(const RuleSet& rules) : rules_(rules) {}
+  Status AddColumnChecks(const ColumnRule& rule);
+  Status AddRowChecks();
+  Status AddTableChecks();
+  int AddUndeclaredColumn(const std::string& name);
+
+  RuleSet rules_;  // a copy: the plan owns everything it points to
+  std::vector<CheckInfo> checks_;
+  std::vector<ColumnPlan> columns_;
+  std::vector<RowPlan> rows_;
+  std::vector<TablePlan> table_;
+  int64_t now_micros_ = 0;
+};
+
+}  // namespace griffin

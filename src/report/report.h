@@ -1,0 +1,79 @@
+// The result of one validation run: the data behind the JSON report of
+// cli-and-report-v1 (and the text and JUnit renderings). Plain data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace griffin {
+
+// A JSON scalar as it should be written: null, a string, or a raw JSON token
+// (a number or true/false, already valid JSON).
+struct JsonScalar {
+  enum class Kind { kNull, kString, kRaw } kind = Kind::kNull;
+  std::string text;
+  static JsonScalar Null() { return {}; }
+  static JsonScalar String(std::string s) { return {Kind::kString, std::move(s)}; }
+  static JsonScalar Raw(std::string s) { return {Kind::kRaw, std::move(s)}; }
+  // A double: non-finite values are written as null (JSON has no NaN).
+  static JsonScalar Number(double value);
+  static JsonScalar Integer(int64_t value) { return Raw(std::to_string(value)); }
+  bool is_null() const { return kind == Kind::kNull; }
+};
+
+struct CheckReport {
+  std::string name;
+  std::optional<std::string> column;
+  std::string check;
+  std::string severity;     // "error" | "warn"
+  bool is_table = false;
+  // Row-level checks:
+  int64_t evaluated = 0;
+  int64_t violations = 0;
+  double pass_rate = 1.0;
+  double mostly = 1.0;
+  // Table checks:
+  JsonScalar observed;
+  JsonScalar min_bound, max_bound;
+  std::string observed_text;  // for people: "nan", "12.5", "2024-01-01"
+  bool passed = true;
+  std::string message;        // custom message, or a default summary of a failure
+};
+
+struct ViolationReport {
+  int64_t row = 0;
+  std::optional<std::string> column;
+  std::string check;
+  JsonScalar value;
+  std::string message;
+};
+
+struct SchemaError {
+  std::string column;
+  std::string message;
+};
+
+struct Report {
+  std::string griffin_version;
+  std::string run_id;
+  std::string dataset;
+  std::vector<std::string> inputs;
+  std::string rules_sha256;
+  int64_t rows = 0;
+  int64_t bad_rows = 0;
+  int64_t malformed_rows = 0;
+  double quality_score = 1.0;
+  std::optional<double> score_min;
+  bool passed = true;
+  std::vector<SchemaError> schema_errors;
+  std::vector<CheckReport> checks;
+  std::vector<ViolationReport> violations;
+  bool violations_truncated = false;
+  double elapsed_s = 0;
+  int threads = 1;
+  int64_t input_bytes = 0;
+};
+
+}  // namespace griffin

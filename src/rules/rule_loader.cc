@@ -1,0 +1,243 @@
+// The top of a rule file (rules-v1 "Shape"): griffin, dataset, description,
+// source, score, and the check-name uniqueness rule. The sections `columns`,
+// `rows` and `table` are loaded by column_rule_loader.cc, row_rule_loader.cc
+// and table_rule_loader.cc.
+#include "rules/rule_loader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include <yaml-cpp/yaml.h>
+
+#include "rules/column_rule_loader.h"
+#include "rules/row_rule_loader.h"
+#include "rules/table_rule_loader.h"
+#include "rules/yaml_helpers.h"
+#include "util/sha256.h"
+#include "util/value_parse.h"
+
+namespace griffin {
+
+using rules_internal::Field;
+using rules_internal::YamlContext;
+
+namespace {
+
+Status LoadVersion(const YamlContext& ctx, const Field& field, int* version) {
+  std::optional<int64_t> value;
+  if (field.node.IsScalar()) value = ParseInt64(field.node.Scalar());
+  if (!value.has_value()) return ctx.Error(field, "expected 1, the rule-file format version");
+  if (*value != 1) {
+    return ctx.Error(field, "unsupported version " + field.node.Scalar() +
+                                " (this Griffin reads version 1)");
+  }
+  *version = 1;
+  return Status::OK();
+}
+
+Result<char> ReadOneChar(const YamlContext& ctx, const Field& field, bool allow_tab_names) {
+  ASSIGN_OR_RETURN(std::string text, rules_internal::ReadString(ctx, field));
+  if (allow_tab_names && (text == "\\t" || text == "tab")) return '\t';
+  if (text.size() != 1) return ctx.Error(field, "expected one character, found '" + text + "'");
+  if (text[0] == '\n' || text[0] == '\r') return ctx.Error(field, "cannot be a line break");
+  return text[0];
+}
+
+Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* source) {
+  if (field.node.IsNull()) return Status::OK();
+  ASSIGN_OR_RETURN(std::vector<Field> entries, rules_internal::MapFields(ctx, field));
+  for (const Field& entry : entries) {
+    if (entry.key == "format") {
+      ASSIGN_OR_RETURN(std::string format, rules_internal::ReadString(ctx, entry));
+      if (format != "csv" && format != "tsv" && format != "jsonl" && format != "parquet" &&
+          format != "arrow") {
+        return ctx.Error(entry, "unknown format '" + format +
+                                    "' (expected one of: csv, tsv, jsonl, parquet, arrow)");
+      }
+      source->format = format;
+    } else if (entry.key == "delimiter") {
+      ASSIGN_OR_RETURN(source->delimiter, ReadOneChar(ctx, entry, /*allow_tab_names=*/true));
+    } else if (entry.key == "quote") {
+      ASSIGN_OR_RETURN(source->quote, ReadOneChar(ctx, entry, /*allow_tab_names=*/false));
+    } else if (entry.key == "header") {
+      ASSIGN_OR_RETURN(source->header, rules_internal::ReadBool(ctx, entry));
+    } else if (entry.key == "null_values") {
+      ASSIGN_OR_RETURN(std::vector<Field> items,
+                       rules_internal::ListItems(ctx, entry, "a list of strings"));
+      source->null_values.clear();
+      for (const Field& item : items) {
+        if (item.node.IsNull()) {
+          return ctx.Error(item, "expected text; quote it ('null', '~' or '') to mean that text");
+        }
+        ASSIGN_OR_RETURN(std::string value, rules_internal::ReadString(ctx, item));
+        source->null_values.push_back(std::move(value));
+      }
+    } else {
+      return rules_internal::UnknownKey(ctx, entry,
+                                        {"format", "delimiter", "header", "null_values", "quote"});
+    }
+  }
+  return Status::OK();
+}
+
+Status LoadScore(const YamlContext& ctx, const Field& field, std::optional<double>* score_min) {
+  if (field.node.IsNull()) return Status::OK();
+  ASSIGN_OR_RETURN(std::vector<Field> entries,
+                   rules_internal::MapFields(ctx, field, "a map like {min: 0.9}"));
+  for (const Field& entry : entries) {
+    if (entry.key != "min") return rules_internal::UnknownKey(ctx, entry, {"min"});
+    ASSIGN_OR_RETURN(*score_min, rules_internal::ReadNumberInRange(ctx, entry, 0.0, 1.0));
+  }
+  return Status::OK();
+}
+
+// A row check's name (chosen by the writer) must differ from every other
+// check's name. Generated names (`<column>.<check>`, `<column>.<metric>`,
+// `table.<metric>`) may repeat: two quantiles of one column are both
+// `<column>.quantile` (docs/semantics.md, "Report"). The later one in the file
+// is the error.
+Status CheckRowNamesAreUnique(const YamlContext& ctx, const RuleSet& rules) {
+  struct Named {
+    SourceLocation location;
+    std::string name;
+    int row_index = -1;  // the index in rules.rows, or -1 for a generated name
+  };
+  std::vector<Named> named;
+  for (const ColumnRule& column : rules.columns) {
+    for (const ColumnCheck& check : column.checks) {
+      named.push_back({check.location, column.name + "." + ColumnCheckKindName(check.kind)});
+    }
+  }
+  for (const TableCheck& check : rules.table) {
+    named.push_back({check.location, check.column.value_or("table") + "." +
+                                         TableMetricName(check.metric)});
+  }
+  for (size_t i = 0; i < rules.rows.size(); ++i) {
+    named.push_back({rules.rows[i].location, rules.rows[i].name, static_cast<int>(i)});
+  }
+  std::stable_sort(named.begin(), named.end(),
+                   [](const Named& a, const Named& b) { return a.location < b.location; });
+  std::map<std::string, const Named*> first;
+  for (const Named& later : named) {
+    auto [previous, inserted] = first.emplace(later.name, &later);
+    const Named& earlier = *previous->second;
+    if (inserted || (later.row_index < 0 && earlier.row_index < 0)) continue;
+    const Named& row = later.row_index >= 0 ? later : earlier;
+    const Named& other = later.row_index >= 0 ? earlier : later;
+    return ctx.Error(row.location.line, "rows[" + std::to_string(row.row_index) + "].name",
+                     "duplicate check name '" + row.name + "' (also at line " +
+                         std::to_string(other.location.line) + ")");
+  }
+  return Status::OK();
+}
+
+Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
+  RuleSet rules;
+  if (root.IsNull()) return ctx.Error(1, "griffin", "missing (add `griffin: 1`, the format version)");
+  ASSIGN_OR_RETURN(std::vector<Field> entries,
+                   rules_internal::MapFields(ctx, rules_internal::RootField(root),
+                                             "a map with griffin, dataset, columns, ..."));
+  std::optional<Field> version, dataset, source, columns, rows, table, score;
+  for (const Field& entry : entries) {
+    if (entry.key == "griffin") {
+      version = entry;
+    } else if (entry.key == "dataset") {
+      dataset = entry;
+    } else if (entry.key == "description") {
+      ASSIGN_OR_RETURN(rules.description, rules_internal::ReadString(ctx, entry));
+    } else if (entry.key == "source") {
+      source = entry;
+    } else if (entry.key == "columns") {
+      columns = entry;
+    } else if (entry.key == "rows") {
+      rows = entry;
+    } else if (entry.key == "table") {
+      table = entry;
+    } else if (entry.key == "score") {
+      score = entry;
+    } else {
+      return rules_internal::UnknownKey(ctx, entry, {"griffin", "dataset", "description", "source",
+                                                     "columns", "rows", "table", "score"});
+    }
+  }
+  if (!version.has_value()) {
+    return ctx.Error(1, "griffin", "missing (add `griffin: 1`, the format version)");
+  }
+  RETURN_IF_ERROR(LoadVersion(ctx, *version, &rules.version));
+  if (!dataset.has_value()) {
+    return ctx.Error(1, "dataset", "missing (the dataset name used in reports)");
+  }
+  ASSIGN_OR_RETURN(rules.dataset, rules_internal::ReadString(ctx, *dataset));
+  if (rules.dataset.empty()) return ctx.Error(*dataset, "cannot be empty");
+  if (source.has_value()) RETURN_IF_ERROR(LoadSource(ctx, *source, &rules.source));
+  if (columns.has_value()) {
+    ASSIGN_OR_RETURN(rules.columns, rules_internal::LoadColumns(ctx, *columns));
+  }
+  if (rows.has_value()) {
+    ASSIGN_OR_RETURN(rules.rows, rules_internal::LoadRowChecks(ctx, *rows, rules.columns));
+  }
+  if (table.has_value()) {
+    ASSIGN_OR_RETURN(rules.table, rules_internal::LoadTableChecks(ctx, *table, rules.columns));
+  }
+  if (score.has_value()) RETURN_IF_ERROR(LoadScore(ctx, *score, &rules.score_min));
+  RETURN_IF_ERROR(CheckRowNamesAreUnique(ctx, rules));
+  return rules;
+}
+
+}  // namespace
+
+Result<RuleSet> LoadRuleText(const std::string& yaml_text, const std::string& display_name) {
+  YamlContext ctx(display_name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    return ctx.Error(e.mark.is_null() ? 1 : e.mark.line + 1, "", "invalid YAML: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    return Status::RuleError(display_name + ": invalid YAML: " + e.msg);
+  }
+  Result<RuleSet> rules = Status::Internal("unreachable");
+  try {
+    rules = LoadDocument(ctx, root);
+  } catch (const YAML::Exception& e) {
+    // Reading a node that exists never throws; this is a bug, not a bad file.
+    return Status::Internal(display_name + ": reading the rule file failed: " + e.msg);
+  }
+  if (!rules.ok()) return rules.status();
+  rules->path = "<text>";
+  rules->text = yaml_text;
+  rules->sha256 = Sha256Hex(yaml_text);
+  return rules;
+}
+
+Result<RuleSet> LoadRuleFile(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return Status::UsageError("cannot read rule file " + path + ": it is a directory");
+  }
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return Status::UsageError("cannot read rule file " + path + ": " + std::strerror(errno));
+  }
+  std::string text;
+  char buffer[65536];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0) text.append(buffer, n);
+  const bool failed = std::ferror(file) != 0;
+  const int read_errno = errno;
+  std::fclose(file);
+  if (failed) {
+    return Status::UsageError("cannot read rule file " + path + ": " + std::strerror(read_errno));
+  }
+  ASSIGN_OR_RETURN(RuleSet rules, LoadRuleText(text, path));
+  rules.path = path;
+  return rules;
+}
+
+}  // namespace griffin

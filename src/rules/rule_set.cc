@@ -1,0 +1,47 @@
+#include "rules/rule_set.h"
+
+namespace griffin {
+
+const char* SeverityName(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarn: return "warn";
+  }
+  return "?";
+}
+
+const char* ColumnCheckKindName(ColumnCheckKind k) {
+  switch (k) {
+    case ColumnCheckKind::kNotNull: return "not_null";
+    case ColumnCheckKind::kType: return "type";
+    case ColumnCheckKind::kUnique: return "unique";
+    case ColumnCheckKind::kMin: return "min";
+    case ColumnCheckKind::kMax: return "max";
+    case ColumnCheckKind::kGt: return "gt";
+    case ColumnCheckKind::kLt: return "lt";
+    case ColumnCheckKind::kFinite: return "finite";
+    case ColumnCheckKind::kRegex: return "regex";
+    case ColumnCheckKind::kContains: return "contains";
+    case ColumnCheckKind::kIn: return "in";
+    case ColumnCheckKind::kNotIn: return "not_in";
+    case ColumnCheckKind::kLength: return "length";
+  }
+  return "?";
+}
+
+const char* TableMetricName(TableMetric m) {
+  switch (m) {
+    case TableMetric::kRowCount: return "row_count";
+    case TableMetric::kNullFraction: return "null_fraction";
+    case TableMetric::kDistinctCount: return "distinct_count";
+    case TableMetric::kMean: return "mean";
+    case TableMetric::kStddev: return "stddev";
+    case TableMetric::kSum: return "sum";
+    case TableMetric::kMin: return "min";
+    case TableMetric::kMax: return "max";
+    case TableMetric::kQuantile: return "quantile";
+  }
+  return "?";
+}
+
+}  // namespace griffin

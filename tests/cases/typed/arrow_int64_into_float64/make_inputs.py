@@ -1,0 +1,10 @@
+# Writes input.arrow (IPC file format).
+import pyarrow as pa
+
+table = pa.table({
+    "big": pa.array([1, None, 3], pa.int64()),
+    "small": pa.array([1, 200, None], pa.uint16()),
+})
+with pa.OSFile("input.arrow", "wb") as sink:
+    with pa.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
