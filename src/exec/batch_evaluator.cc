@@ -74,6 +74,8 @@ Result<std::shared_ptr<const BatchEvaluator::Binding>> BatchEvaluator::CompileBi
     ExprColumnResolver resolver = [&](const std::string& name) -> std::optional<ExprColumnInfo> {
       int slot = plan_->FindColumn(name);
       if (slot < 0) return std::nullopt;
+      // A column neither declared nor in the input is unknown (a rule error).
+      if (!columns[slot].declared && batch.FindColumn(name) < 0) return std::nullopt;
       for (size_t i = 0; i < slots.size(); ++i)
         if (slots[i] == slot)
           return ExprColumnInfo{static_cast<int>(i), binding->slot_types[slot], columns[slot].timestamp_format};
@@ -83,7 +85,7 @@ Result<std::shared_ptr<const BatchEvaluator::Binding>> BatchEvaluator::CompileBi
     };
     auto program = ExprProgram::Compile(*row.rule->expr, row.rule->expr_text, resolver);
     if (!program.ok())
-      return Status::RuleError(plan_->rules().path + ":" + std::to_string(row.rule->location.line) +
+      return Status::RuleError(plan_->rules().path + ":" + std::to_string(row.rule->expr_location.line) +
                                ": rows." + row.rule->name + ": " + program.status().message());
     binding->programs.push_back(std::move(program).value());
     binding->program_slots.push_back(std::move(slots));

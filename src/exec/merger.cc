@@ -11,10 +11,19 @@ namespace {
 
 constexpr size_t kMaxRawValueBytes = 1024;
 
-double LiteralAsDouble(const Literal& literal) {
+// A table-check bound in the units of the observed value: days for date
+// columns, microseconds for timestamp columns, the number itself otherwise.
+long double BoundInColumnUnits(const Literal& literal, ValueType type, int64_t now_micros) {
+  constexpr long double kMicrosPerDay = 86400000000.0L;
   switch (literal.kind) {
     case Literal::Kind::kFloat: return literal.float_value;
-    default: return static_cast<double>(literal.int_value);
+    case Literal::Kind::kDate:
+      return type == ValueType::kTimestamp ? literal.int_value * kMicrosPerDay : literal.int_value;
+    case Literal::Kind::kTimestamp:
+      return type == ValueType::kDate ? literal.int_value / kMicrosPerDay : literal.int_value;
+    case Literal::Kind::kNow:
+      return type == ValueType::kDate ? now_micros / kMicrosPerDay : now_micros;
+    default: return static_cast<long double>(literal.int_value);
   }
 }
 
@@ -22,6 +31,7 @@ JsonScalar LiteralAsJson(const Literal& literal) {
   switch (literal.kind) {
     case Literal::Kind::kInt: return JsonScalar::Integer(literal.int_value);
     case Literal::Kind::kFloat: return JsonScalar::Number(literal.float_value);
+    case Literal::Kind::kNow: return JsonScalar::String("now");
     default: return JsonScalar::String(literal.text);
   }
 }
@@ -103,6 +113,15 @@ void Merger::Merge(BatchResult& result) {
     bool seen = false;
     for (const SchemaError& e : schema_errors_) seen = seen || (e.column == problem.column && e.message == problem.message);
     if (!seen) schema_errors_.push_back({problem.column, problem.message});
+  }
+  if (!batch.column_seen.empty()) {
+    std::vector<uint8_t>& seen = json_columns_seen_[batch.input_index];
+    seen.resize(plan_->columns().size(), 0);
+    for (size_t slot = 0; slot < seen.size(); ++slot) {
+      int index = result.input_column[slot];
+      if (index >= 0 && static_cast<size_t>(index) < batch.column_seen.size() && batch.column_seen[index])
+        seen[slot] = 1;
+    }
   }
   const uint8_t* malformed = batch.malformed.empty() ? nullptr : batch.malformed.data();
   for (size_t slot = 0; slot < metrics_.size(); ++slot)
@@ -210,9 +229,14 @@ CheckReport Merger::TableCheckReport(const TablePlan& table) const {
   bool has_value = observed_int.has_value() || (observed && !std::isnan(*observed));
   long double value = observed_int ? static_cast<long double>(*observed_int)
                                    : observed ? static_cast<long double>(*observed) : 0;
+  // Counts and fractions are plain numbers whatever the column's type.
+  const bool in_column_units = rule.metric == TableMetric::kMin || rule.metric == TableMetric::kMax ||
+                               rule.metric == TableMetric::kQuantile;
+  const ValueType bound_type = in_column_units ? type : ValueType::kFloat64;
+  const int64_t now = plan_->now_micros();
   bool passed = true;
-  if (rule.min) passed = passed && has_value && value >= static_cast<long double>(LiteralAsDouble(*rule.min));
-  if (rule.max) passed = passed && has_value && value <= static_cast<long double>(LiteralAsDouble(*rule.max));
+  if (rule.min) passed = passed && has_value && value >= BoundInColumnUnits(*rule.min, bound_type, now);
+  if (rule.max) passed = passed && has_value && value <= BoundInColumnUnits(*rule.max, bound_type, now);
   report.passed = passed;
 
   if (observed_int && (type == ValueType::kDate || type == ValueType::kTimestamp) &&
@@ -238,6 +262,17 @@ CheckReport Merger::TableCheckReport(const TablePlan& table) const {
 }
 
 Report Merger::Finish() {
+  for (const auto& [input_index, seen] : json_columns_seen_) {
+    for (size_t slot = 0; slot < seen.size(); ++slot) {
+      const ColumnPlan& column = plan_->columns()[slot];
+      if (seen[slot] || !column.required) continue;
+      std::string message = "required column '" + column.name + "' appears in no line of input " +
+                            std::to_string(input_index + 1);
+      bool duplicate = false;
+      for (const SchemaError& e : schema_errors_) duplicate = duplicate || e.message == message;
+      if (!duplicate) schema_errors_.push_back({column.name, message});
+    }
+  }
   Report report;
   report.dataset = plan_->rules().dataset;
   report.rules_sha256 = plan_->rules().sha256;

@@ -5,6 +5,7 @@
 // report identical for any thread count and batch size.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -53,6 +54,7 @@ class Merger {
   std::vector<int> check_slot_;                              // per check index: column slot or -1
   std::vector<ViolationReport> violations_list_;
   std::vector<SchemaError> schema_errors_;
+  std::map<int, std::vector<uint8_t>> json_columns_seen_;   // JSON lines: input -> per slot seen
 };
 
 }  // namespace griffin

@@ -26,11 +26,25 @@ JsonScalar ArrowValue(const arrow::Array& array, int64_t row) {
     case T::FLOAT: return JsonScalar::Number(static_cast<const arrow::FloatArray&>(array).Value(row));
     case T::BOOL:
       return JsonScalar::Raw(static_cast<const arrow::BooleanArray&>(array).Value(row) ? "true" : "false");
-    case T::STRING: case T::LARGE_STRING: case T::STRING_VIEW: case T::DICTIONARY: {
-      auto scalar = array.GetScalar(row);
-      if (!scalar.ok()) return JsonScalar::Null();
-      std::string text = (*scalar)->ToString();
-      return JsonScalar::String(text);
+    case T::STRING: return JsonScalar::String(std::string(static_cast<const arrow::StringArray&>(array).GetView(row)));
+    case T::LARGE_STRING:
+      return JsonScalar::String(std::string(static_cast<const arrow::LargeStringArray&>(array).GetView(row)));
+    case T::STRING_VIEW:
+      return JsonScalar::String(std::string(static_cast<const arrow::StringViewArray&>(array).GetView(row)));
+    case T::DICTIONARY: {
+      const auto& dict = static_cast<const arrow::DictionaryArray&>(array);
+      return ArrowValue(*dict.dictionary(), dict.GetValueIndex(row));
+    }
+    case T::DATE32: return JsonScalar::String(FormatDate(static_cast<const arrow::Date32Array&>(array).Value(row)));
+    case T::TIMESTAMP: {
+      int64_t v = static_cast<const arrow::TimestampArray&>(array).Value(row);
+      switch (static_cast<const arrow::TimestampType&>(*array.type()).unit()) {
+        case arrow::TimeUnit::SECOND: v *= 1000000; break;
+        case arrow::TimeUnit::MILLI: v *= 1000; break;
+        case arrow::TimeUnit::MICRO: break;
+        case arrow::TimeUnit::NANO: v = v >= 0 ? v / 1000 : -((-v + 999) / 1000); break;
+      }
+      return JsonScalar::String(FormatTimestamp(v));
     }
     default:
       break;

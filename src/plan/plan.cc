@@ -41,7 +41,7 @@ Status ResolveBound(const Literal& bound, ValueType type, int64_t now_micros,
       out->date_vs_micros = type == ValueType::kDate;
       return Status::OK();
     case Literal::Kind::kNow:
-      out->bound_text = "now (" + FormatTimestamp(now_micros) + ")";
+      out->bound_text = "now";
       out->bound_int = now_micros;
       out->date_vs_micros = type == ValueType::kDate;
       return Status::OK();

@@ -103,6 +103,9 @@ std::string ReportToJson(const Report& report) {
     out += ", "; Key("severity", &out); AppendJsonString(c.severity, &out);
     if (c.is_table) {
       out += ", "; Key("observed", &out); AppendScalar(c.observed, &out);
+      if (c.observed.is_null() && (c.observed_text == "nan" || c.observed_text == "inf" || c.observed_text == "-inf")) {
+        out += ", "; Key("observed_text", &out); AppendJsonString(c.observed_text, &out);  // JSON has no NaN/inf
+      }
       if (!c.min_bound.is_null()) { out += ", "; Key("min", &out); AppendScalar(c.min_bound, &out); }
       if (!c.max_bound.is_null()) { out += ", "; Key("max", &out); AppendScalar(c.max_bound, &out); }
     } else {

@@ -13,6 +13,7 @@ namespace {
 Status LoadExpr(const YamlContext& ctx, const Field& field, const std::vector<ColumnRule>& columns,
                 RowCheck* check) {
   ASSIGN_OR_RETURN(check->expr_text, ReadString(ctx, field));
+  check->expr_location = field.key_location;
   // The parser's errors read "at offset N: <what>"; they gain file, line and key here.
   Result<std::shared_ptr<const ExprNode>> parsed = ParseExpression(check->expr_text);
   if (!parsed.ok()) return ctx.Error(field, parsed.status().message());

@@ -74,6 +74,7 @@ struct RowCheck {
   enum class Kind { kExpr, kUnique } kind = Kind::kExpr;
   std::string expr_text;
   std::shared_ptr<const ExprNode> expr;   // kExpr: the parsed expression
+  SourceLocation expr_location;           // kExpr: the `expr:` key (errors name this line)
   std::vector<std::string> unique_columns;  // kUnique
   CheckOptions options;
   SourceLocation location;

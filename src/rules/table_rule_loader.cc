@@ -131,9 +131,7 @@ Result<TableCheck> LoadTableCheck(const YamlContext& ctx, const Field& item,
     RETURN_IF_ERROR(CheckMetricFits(ctx, metric_field, check.metric, *column));
     check.column = name;
   }
-  if (!min_field.has_value() && !max_field.has_value()) {
-    return ctx.Error(metric_field, "needs min or max");
-  }
+  // No bounds is allowed: the check then only observes the metric (always passes).
   if (min_field.has_value()) {
     ASSIGN_OR_RETURN(check.min, ParseMetricBound(ctx, *min_field, check.metric, column));
   }

@@ -79,7 +79,7 @@ TEST(TableChecks, Errors) {
   EXPECT_EQ(BodyError(head + "  - row_count: {min: 1, limit: 2}\n"),
             "r.yaml:10: table[0].row_count.limit: unknown key (expected one of: column, min, max, "
             "q, severity, message)");
-  EXPECT_EQ(BodyError(head + "  - row_count: {}\n"), "r.yaml:10: table[0].row_count: needs min or max");
+  EXPECT_EQ(BodyError(head + "  - row_count: {}\n"), "OK");  // no bounds: observe only
   EXPECT_EQ(BodyError(head + "  - row_count: {min: many}\n"),
             "r.yaml:10: table[0].row_count.min: 'many' is not a number");
   EXPECT_EQ(BodyError(head + "  - row_count: {min: 1}\n    mean: {column: x, min: 1}\n"),

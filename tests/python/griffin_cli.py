@@ -81,6 +81,11 @@ def diff_reports(cli, ref, custom_messages=()):
             actual = cli_check.get(key, "<missing>")
             if key == "pass_rate" or key == "mostly":
                 same = _close(actual, expected, abs_=RATE_TOLERANCE)
+            elif key == "observed" and isinstance(expected, float) and not math.isfinite(expected):
+                # JSON has no NaN or infinity: the report writes null and spells
+                # the value in observed_text.
+                spelled = "nan" if math.isnan(expected) else ("inf" if expected > 0 else "-inf")
+                same = actual is None and cli_check.get("observed_text") == spelled
             elif key == "observed":
                 rel = FLOAT_TOLERANCE.get(ref_check["check"], 0.0)
                 same = _close(actual, expected, rel=rel, abs_=1e-12 if rel else 0.0)
