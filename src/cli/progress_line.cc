@@ -3,15 +3,21 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace griffin {
 
-constexpr double kQuietSeconds = 1.5;
+// Short runs draw nothing; GRIFFIN_PROGRESS_DELAY (seconds) overrides, for tests.
+double QuietSeconds() {
+  const char* text = std::getenv("GRIFFIN_PROGRESS_DELAY");
+  return text ? std::atof(text) : 1.5;
+}
 
-ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
+ProgressLine::ProgressLine(bool enabled)
+    : enabled_(enabled && isatty(STDERR_FILENO)), quiet_seconds_(QuietSeconds()) {}
 
 void ProgressLine::Update(const Progress& progress) {
-  if (!enabled_ || progress.elapsed_s < kQuietSeconds) return;
+  if (!enabled_ || progress.elapsed_s < quiet_seconds_) return;
   const double mb = progress.bytes_read / 1e6;
   const double rate = progress.elapsed_s > 0 ? mb / progress.elapsed_s : 0;
   if (progress.total_bytes > 0) {

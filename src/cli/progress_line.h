@@ -16,6 +16,7 @@ class ProgressLine {
 
  private:
   bool enabled_;
+  double quiet_seconds_;
   bool drawn_ = false;
 };
 

@@ -105,7 +105,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   int64_t submitted = 0, merged = 0;
   bool end_of_input = false;
   Status failure;
-  auto last_progress = start;
+  auto last_progress = start - std::chrono::seconds(1);  // the first merged batch reports
 
   while (true) {
     while (failure.ok() && !end_of_input && submitted - merged < max_in_flight) {
