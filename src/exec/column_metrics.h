@@ -28,6 +28,9 @@ class ColumnMetrics {
 
   // Feeds rows [0, column.num_rows) of one batch; `malformed` marks rows to skip.
   void AddBatch(const TypedColumn& column, const uint8_t* malformed);
+  void ReserveDistinct(int64_t expected_values) {
+    if (distinct_) distinct_->Reserve(expected_values);
+  }
 
   int64_t count() const { return count_; }         // non-null values
   int64_t nulls() const { return nulls_; }         // null (or mistyped) in well-formed rows

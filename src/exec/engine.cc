@@ -106,12 +106,14 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   bool end_of_input = false;
   Status failure;
   auto last_progress = start - std::chrono::seconds(1);  // the first merged batch reports
+  int64_t first_chunk_bytes = -1;
 
   while (true) {
     while (failure.ok() && !end_of_input && submitted - merged < max_in_flight) {
       auto chunk = source.NextChunk();
       if (!chunk.ok()) { failure = chunk.status(); break; }
       if (*chunk == nullptr) { end_of_input = true; break; }
+      if (submitted == 0) first_chunk_bytes = source.bytes_read();
       pipeline.Submit(submitted++, std::move(chunk).value());
     }
     if (merged == submitted) break;
@@ -120,7 +122,13 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
       if (failure.ok()) failure = result.status();
       continue;  // drain what is in flight
     }
-    if (failure.ok()) merger.Merge(**result);
+    if (failure.ok()) {
+      merger.Merge(**result);
+      if (merged == 1 && first_chunk_bytes > 0 && source.total_bytes() > first_chunk_bytes) {
+        const double rows_per_byte = static_cast<double>(merger.rows()) / static_cast<double>(first_chunk_bytes);
+        merger.ReserveForRows(static_cast<int64_t>(rows_per_byte * static_cast<double>(source.total_bytes()) * 1.05));
+      }
+    }
     if (options.progress) {
       auto now = Clock::now();
       if (now - last_progress > std::chrono::milliseconds(100)) {

@@ -83,6 +83,15 @@ Merger::Merger(std::shared_ptr<const Plan> plan, int64_t max_violations)
   }
 }
 
+void Merger::ReserveForRows(int64_t expected_rows) {
+  constexpr int64_t kMaxReserve = int64_t{1} << 26;
+  expected_rows = std::min(expected_rows, kMaxReserve);
+  for (auto& set : unique_sets_)
+    if (set) set->Reserve(expected_rows);
+  for (auto& metrics : metrics_)
+    if (metrics) metrics->ReserveDistinct(expected_rows);
+}
+
 void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows) {
   for (size_t c = 0; c < unique_sets_.size(); ++c) {
     if (!unique_sets_[c]) continue;
@@ -92,7 +101,10 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
     auto& firsts = (*first_rows)[c];
     const bool error = plan_->checks()[c].options.severity == Severity::kError;
     UniqueSet& set = *unique_sets_[c];
-    for (size_t k = 0; k < keys.rows.size(); ++k) {
+    constexpr size_t kPrefetchDistance = 8;  // slots are random: fetch ahead
+    const size_t count = keys.rows.size();
+    for (size_t k = 0; k < count; ++k) {
+      if (k + kPrefetchDistance < count) set.Prefetch(keys.hashes[k + kPrefetchDistance]);
       int64_t first = set.InsertOrFind(keys.hashes[k], keys.keys[k], base + keys.rows[k]);
       if (first < 0) continue;
       check.rows.push_back(keys.rows[k]);

@@ -27,6 +27,11 @@ class Merger {
   // Builds the report (checks, verdict, score). Inputs/ids/timing are the caller's.
   Report Finish();
 
+  // Sizes the unique/distinct sets for about `expected_rows` rows, so that a
+  // large input does not rehash its way up (the engine estimates it from the
+  // first chunk's rows per byte).
+  void ReserveForRows(int64_t expected_rows);
+
   int64_t rows() const { return rows_; }
   int64_t bad_rows() const { return bad_rows_; }
 

@@ -1,72 +1,105 @@
 #include "exec/unique_set.h"
 
 #include <cstring>
-#include <string>
+#include <new>
 
 namespace griffin {
 namespace {
-constexpr size_t kBlockBytes = 1 << 22;          // offsets fit in 24 bits
-constexpr uint32_t kEmpty = UINT32_MAX;
-constexpr uint32_t kLargeKeyBlock = UINT32_MAX - 1;  // key lives in large_keys_[offset]
-constexpr uint64_t kOffsetBits = 24;
+constexpr uint64_t kBlockBits = 22;                 // 4 MiB arena blocks
+constexpr uint64_t kBlockBytes = uint64_t{1} << kBlockBits;
+constexpr uint64_t kLengthBits = 24;
+constexpr uint64_t kLargeKey = (uint64_t{1} << kLengthBits) - 1;  // length field value for large keys
+constexpr uint64_t kLargeKeyBytes = kBlockBytes / 4;
+constexpr uint64_t kMinCapacity = 1024;
 }  // namespace
 
-UniqueSet::UniqueSet() : slots_(1024, Slot{0, kEmpty, 0, 0}), mask_(1023) {}
+UniqueSet::UniqueSet() { Rehash(kMinCapacity); }
 
-std::string_view UniqueSet::KeyOf(const Slot& slot) const {
-  uint64_t offset = slot.offset_and_row & ((1ULL << kOffsetBits) - 1);
-  if (slot.block == kLargeKeyBlock) return large_keys_[offset];
-  return std::string_view(blocks_[slot.block].get() + offset, slot.length);
+void UniqueSet::Reserve(int64_t expected_keys) {
+  uint64_t want = kMinCapacity;
+  while (want * 3 / 4 < static_cast<uint64_t>(expected_keys)) want <<= 1;
+  if (want > capacity_) Rehash(want);
 }
 
-UniqueSet::Slot UniqueSet::MakeSlot(uint64_t hash, std::string_view key, int64_t row) {
-  const uint64_t row_bits = static_cast<uint64_t>(row) << kOffsetBits;
-  if (key.size() >= kBlockBytes / 4) {
-    large_keys_.emplace_back(key);
-    return Slot{hash, kLargeKeyBlock, static_cast<uint32_t>(key.size()),
-                row_bits | (large_keys_.size() - 1)};
+std::string_view UniqueSet::KeyOf(uint64_t ref) const {
+  const uint64_t length = ref & kLargeKey;
+  const uint64_t offset = ref >> kLengthBits;
+  if (length == kLargeKey) {
+    const std::string& key = large_keys_[offset];
+    return std::string_view(key).substr(8);
   }
-  if (blocks_.empty() || block_used_ + key.size() > kBlockBytes) {
+  const char* entry = blocks_[offset >> kBlockBits].get() + (offset & (kBlockBytes - 1));
+  return std::string_view(entry + 8, length);
+}
+
+int64_t UniqueSet::FirstRowOf(uint64_t ref) const {
+  const uint64_t length = ref & kLargeKey;
+  const uint64_t offset = ref >> kLengthBits;
+  const char* entry = length == kLargeKey ? large_keys_[offset].data()
+                                          : blocks_[offset >> kBlockBits].get() + (offset & (kBlockBytes - 1));
+  int64_t row;
+  std::memcpy(&row, entry, 8);
+  return row;
+}
+
+uint64_t UniqueSet::Append(std::string_view key, int64_t row) {
+  if (key.size() >= kLargeKeyBytes) {
+    std::string entry(8, '\0');
+    std::memcpy(entry.data(), &row, 8);
+    entry.append(key);
+    large_keys_.push_back(std::move(entry));
+    return ((large_keys_.size() - 1) << kLengthBits) | kLargeKey;
+  }
+  const uint64_t need = 8 + key.size();
+  if (blocks_.empty() || block_used_ + need > kBlockBytes) {
     blocks_.emplace_back(new char[kBlockBytes]);
-    block_used_ = 0;
+    // Offset 0 of block 0 is never used, so that no ref is 0 (the empty mark).
+    block_used_ = blocks_.size() == 1 ? 8 : 0;
   }
-  char* dst = blocks_.back().get() + block_used_;
-  if (!key.empty()) std::memcpy(dst, key.data(), key.size());
-  Slot slot{hash, static_cast<uint32_t>(blocks_.size() - 1), static_cast<uint32_t>(key.size()),
-            row_bits | block_used_};
-  block_used_ += key.size();
-  return slot;
+  char* entry = blocks_.back().get() + block_used_;
+  std::memcpy(entry, &row, 8);
+  if (!key.empty()) std::memcpy(entry + 8, key.data(), key.size());
+  const uint64_t offset = ((blocks_.size() - 1) << kBlockBits) | block_used_;
+  block_used_ += need;
+  return (offset << kLengthBits) | key.size();
 }
 
 int64_t UniqueSet::InsertOrFind(uint64_t hash, std::string_view key, int64_t row) {
   uint64_t pos = hash & mask_;
   while (true) {
-    Slot& slot = slots_[pos];
-    if (slot.block == kEmpty) break;
-    if (slot.hash == hash && slot.length == key.size() && KeyOf(slot) == key)
-      return static_cast<int64_t>(slot.offset_and_row >> kOffsetBits);
+    const Slot& slot = slots_[pos];
+    if (slot.ref == 0) break;
+    if (slot.hash == hash) {
+      const uint64_t length = slot.ref & kLargeKey;
+      if ((length == key.size() || length == kLargeKey) && KeyOf(slot.ref) == key) return FirstRowOf(slot.ref);
+    }
     pos = (pos + 1) & mask_;
   }
-  slots_[pos] = MakeSlot(hash, key, row);
+  slots_[pos] = Slot{hash, Append(key, row)};
   ++size_;
-  if (static_cast<uint64_t>(size_) * 2 > slots_.size()) Grow();
+  if (static_cast<uint64_t>(size_) * 4 > capacity_ * 3) Rehash(capacity_ * 2);
   return -1;
 }
 
-void UniqueSet::Grow() {
-  std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.size() * 2, Slot{0, kEmpty, 0, 0});
-  mask_ = slots_.size() - 1;
-  for (const Slot& slot : old) {
-    if (slot.block == kEmpty) continue;
+void UniqueSet::Rehash(uint64_t new_capacity) {
+  std::unique_ptr<Slot[], FreeDeleter> old = std::move(slots_);
+  const uint64_t old_capacity = capacity_;
+  // calloc: zero pages are mapped lazily, so unused capacity costs no memory.
+  slots_.reset(static_cast<Slot*>(std::calloc(new_capacity, sizeof(Slot))));
+  if (!slots_) throw std::bad_alloc();
+  capacity_ = new_capacity;
+  mask_ = new_capacity - 1;
+  for (uint64_t i = 0; i < old_capacity; ++i) {
+    const Slot& slot = old[i];
+    if (slot.ref == 0) continue;
     uint64_t pos = slot.hash & mask_;
-    while (slots_[pos].block != kEmpty) pos = (pos + 1) & mask_;
+    while (slots_[pos].ref != 0) pos = (pos + 1) & mask_;
     slots_[pos] = slot;
   }
 }
 
 int64_t UniqueSet::memory_bytes() const {
-  int64_t bytes = static_cast<int64_t>(slots_.size() * sizeof(Slot) + blocks_.size() * kBlockBytes);
+  int64_t bytes = static_cast<int64_t>(capacity_ * sizeof(Slot) + blocks_.size() * kBlockBytes);
   for (const std::string& key : large_keys_) bytes += static_cast<int64_t>(key.capacity());
   return bytes;
 }
