@@ -47,7 +47,11 @@ def ensure_data(size_mb):
     rows = max(1000, int(size_mb * 1e6 / bytes_per_row))
     started = time.perf_counter()
     partial = path.with_name(path.stem + ".partial.csv")
-    generate_transactions.write(rows, SEED, str(partial))
+    # In a child process: a parent grown by generation would make every later
+    # child's ru_maxrss start at the parent's size (fork copies the RSS count).
+    generator = pathlib.Path(generate_transactions.__file__)
+    subprocess.run([sys.executable, str(generator), "--rows", str(rows), "--seed", str(SEED),
+                    "--out", str(partial)], check=True, stdout=subprocess.DEVNULL)
     partial.rename(path)
     print(f"generated {path.name}: {rows:,} rows, {path.stat().st_size / 1e6:,.0f} MB in "
           f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
