@@ -11,6 +11,8 @@
 #include <memory>
 #include <vector>
 
+#include "io/batch.h"
+
 namespace griffin {
 
 class Arena {
@@ -36,5 +38,26 @@ class Arena {
   char* next_ = nullptr;
   size_t remaining_ = 0;
 };
+
+}  // namespace griffin
+
+namespace griffin {
+
+// Ends a text decode: trims the per-row vectors (sized for the chunk's record
+// bound) to the `rows` decoded, hands the arena to the batch, and returns it.
+inline std::shared_ptr<Batch> FinishTextBatch(std::shared_ptr<Batch> batch, int64_t rows,
+                                              std::shared_ptr<Arena> arena) {
+  const size_t count = static_cast<size_t>(rows);
+  for (BatchColumn& column : batch->columns) {
+    column.text.values.resize(count);
+    column.text.is_null.resize(count);
+    if (!column.text.json_kinds.empty()) column.text.json_kinds.resize(count);
+  }
+  batch->raw_records.resize(count);
+  if (!batch->malformed.empty()) batch->malformed.resize(count);
+  batch->num_rows = rows;
+  if (arena) batch->owned_memory.push_back(std::move(arena));
+  return batch;
+}
 
 }  // namespace griffin

@@ -105,16 +105,7 @@ class CsvDecoder {
         }  // else a literal quote inside an unquoted field
       }
     }
-    const size_t rows = static_cast<size_t>(row_);
-    for (BatchColumn& column : batch_->columns) {
-      column.text.values.resize(rows);
-      column.text.is_null.resize(rows);
-    }
-    batch_->raw_records.resize(rows);
-    if (!batch_->malformed.empty()) batch_->malformed.resize(rows);
-    batch_->num_rows = row_;
-    if (arena_) batch_->owned_memory.push_back(std::move(arena_));
-    return std::move(batch_);
+    return FinishTextBatch(std::move(batch_), row_, std::move(arena_));
   }
 
  private:
