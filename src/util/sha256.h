@@ -1,5 +1,5 @@
-// SHA-256 (FIPS 180-4), used to fingerprint rule files (the report's
-// `rules_sha256`). Not meant for large inputs on the hot path.
+// SHA-256 (FIPS 180-4, OpenSSL libcrypto), used to fingerprint rule files (the report's
+// `rules_sha256`) and output files (lineage).
 //
 //   std::string hex = Sha256Hex(rule_text);  // 64 lower-case hex digits
 #pragma once

@@ -1,0 +1,198 @@
+#include "sinks/atomic_file.h"
+
+#include <fcntl.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "util/sha256.h"
+
+namespace griffin {
+namespace {
+
+constexpr size_t kBufferBytes = 1 << 20;
+
+// "dir/name" -> {"dir", "name"}; "name" -> {".", "name"}.
+std::pair<std::string, std::string> SplitPath(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return {".", path};
+  if (slash == 0) return {"/", path.substr(1)};
+  return {path.substr(0, slash), path.substr(slash + 1)};
+}
+
+std::string RandomSuffix() {
+  std::random_device device;
+  uint64_t value = (uint64_t{device()} << 32) ^ device();
+  static const char kHex[] = "0123456789abcdef";
+  std::string text;
+  for (int i = 0; i < 12; ++i) text += kHex[(value >> (4 * i)) & 15];
+  return text;
+}
+
+Status WriteAll(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Status(StatusCode::kInternal, std::strerror(errno));
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return Status::OK();
+}
+
+// Hashes the first `size` bytes of `fd` through a read-only mapping, so a
+// large output is not held in memory.
+Result<std::string> HashFile(int fd, int64_t size) {
+  if (size == 0) return Sha256Hex("");
+  void* map = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) return Status(StatusCode::kInternal, std::strerror(errno));
+  ::madvise(map, static_cast<size_t>(size), MADV_SEQUENTIAL);
+  std::string hex = Sha256Hex(std::string_view(static_cast<const char*>(map), static_cast<size_t>(size)));
+  ::munmap(map, static_cast<size_t>(size));
+  return hex;
+}
+
+// Temp files of the same output left by a process that died (SIGKILL, power
+// loss) would pile up run after run; remove those whose pid no longer exists.
+void RemoveStaleTempFiles(const std::string& dir, const std::string& name_prefix) {
+  DIR* listing = ::opendir(dir.c_str());
+  if (listing == nullptr) return;
+  while (const dirent* entry = ::readdir(listing)) {
+    std::string_view name(entry->d_name);
+    if (name.substr(0, name_prefix.size()) != name_prefix) continue;
+    std::string_view rest = name.substr(name_prefix.size());
+    const size_t dash = rest.find('-');
+    if (dash == std::string_view::npos || dash == 0) continue;
+    pid_t pid = 0;
+    for (char c : rest.substr(0, dash)) {
+      if (c < '0' || c > '9') { pid = 0; break; }
+      pid = pid * 10 + (c - '0');
+    }
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    ::unlink((dir + "/" + std::string(name)).c_str());
+  }
+  ::closedir(listing);
+}
+
+}  // namespace
+
+std::string AtomicFileTempPrefix(const std::string& final_path) {
+  auto [dir, name] = SplitPath(final_path);
+  return (dir == "/" ? "/" : dir + "/") + "." + name + ".tmp-";
+}
+
+Result<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& final_path) {
+  auto [dir, name] = SplitPath(final_path);
+  if (name.empty()) return Status::InputError(final_path + ": output path names a directory");
+  struct stat st;
+  if (::stat(final_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return Status::InputError(final_path + ": output path is a directory");
+  RemoveStaleTempFiles(dir, "." + name + ".tmp-");
+  const std::string prefix = AtomicFileTempPrefix(final_path) + std::to_string(::getpid()) + "-";
+  for (int attempt = 0;; ++attempt) {
+    std::string temp_path = prefix + RandomSuffix();
+    int fd = ::open(temp_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) return std::unique_ptr<AtomicFile>(new AtomicFile(final_path, std::move(temp_path), fd));
+    if (errno == EEXIST && attempt < 8) continue;
+    return Status::InputError(final_path + ": cannot create a file in " + dir + ": " + std::strerror(errno));
+  }
+}
+
+AtomicFile::AtomicFile(std::string final_path, std::string temp_path, int fd)
+    : final_path_(std::move(final_path)), temp_path_(std::move(temp_path)), fd_(fd) {
+  buffer_.reserve(kBufferBytes);
+}
+
+AtomicFile::~AtomicFile() { Abort(); }
+
+Status AtomicFile::IoError(const std::string& what, int error_number) const {
+  return Status::InputError(final_path_ + ": " + what + ": " + std::strerror(error_number));
+}
+
+Status AtomicFile::Append(std::string_view bytes) {
+  if (fd_ < 0) return Status::Internal(final_path_ + ": append after the file was closed");
+  bytes_written_ += static_cast<int64_t>(bytes.size());
+  if (buffer_.size() + bytes.size() <= kBufferBytes) {
+    buffer_.append(bytes);
+    return Status::OK();
+  }
+  RETURN_IF_ERROR(Flush());
+  if (bytes.size() >= kBufferBytes) {
+    Status status = WriteAll(fd_, bytes.data(), bytes.size());
+    if (!status.ok()) return Status::InputError(final_path_ + ": write failed: " + status.message());
+    return Status::OK();
+  }
+  buffer_.append(bytes);
+  return Status::OK();
+}
+
+Status AtomicFile::Flush() {
+  if (buffer_.empty()) return Status::OK();
+  Status status = WriteAll(fd_, buffer_.data(), buffer_.size());
+  buffer_.clear();
+  if (!status.ok()) return Status::InputError(final_path_ + ": write failed: " + status.message());
+  return Status::OK();
+}
+
+Result<AtomicFile::Committed> AtomicFile::Commit() {
+  if (fd_ < 0) return Status::Internal(final_path_ + ": commit after the file was closed");
+  Status flushed = Flush();
+  if (!flushed.ok()) {
+    Abort();
+    return flushed;
+  }
+  if (::fsync(fd_) != 0) {
+    Status error = IoError("fsync failed", errno);
+    Abort();
+    return error;
+  }
+  Result<std::string> hash = HashFile(fd_, bytes_written_);
+  if (!hash.ok()) {
+    Status error = Status::InputError(final_path_ + ": cannot read back for its checksum: " + hash.status().message());
+    Abort();
+    return error;
+  }
+  ::close(fd_);
+  fd_ = -1;
+  if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
+    Status error = IoError("cannot rename " + temp_path_ + " to its final name", errno);
+    ::unlink(temp_path_.c_str());
+    temp_path_.clear();
+    return error;
+  }
+  temp_path_.clear();
+  // Make the rename itself durable.
+  const std::string dir = SplitPath(final_path_).first;
+  int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+  Committed done;
+  done.bytes = bytes_written_;
+  done.sha256 = std::move(*hash);
+  return done;
+}
+
+void AtomicFile::Abort() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+  if (!temp_path_.empty()) {
+    ::unlink(temp_path_.c_str());
+    temp_path_.clear();
+  }
+  buffer_.clear();
+}
+
+}  // namespace griffin

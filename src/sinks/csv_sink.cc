@@ -1,0 +1,128 @@
+// CSV/TSV outputs: RFC 4180 (fields quoted only when they hold the delimiter,
+// a quote or a line break; quotes doubled), "\n" line ends, a header line.
+// Rows of a CSV input with the same delimiter and quote are copied byte for
+// byte, with the added fields appended.
+#include <string>
+
+#include "sinks/file_row_sink.h"
+#include "sinks/value_text.h"
+
+namespace griffin {
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+class CsvSink : public FileRowSink {
+ public:
+  CsvSink(std::unique_ptr<AtomicFile> file, SinkKind kind, const SinkOptions& options)
+      : FileRowSink(std::move(file), kind, options), delimiter_(options.csv_delimiter) {}
+
+ protected:
+  Status Begin(const Batch* first) override {
+    std::vector<std::string_view> names(column_names().begin(), column_names().end());
+    if (quarantine()) {
+      names.push_back(kRowColumn);
+      names.push_back(kErrorsColumn);
+      names.push_back(kRawColumn);
+    }
+    if (tagged()) names.push_back(kVersionColumn);
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i) out_.push_back(delimiter_);
+      AppendField(names[i], names.size() == 1);
+    }
+    out_.push_back('\n');
+    return Flush();
+  }
+
+  Status WriteRows(const RowVerdicts& verdicts, const std::vector<int32_t>& rows) override {
+    const Batch& batch = *verdicts.batch;
+    const bool copy_raw = IsDelimitedTextBatch(batch) && InputDelimiter(batch.input_index) == delimiter_ &&
+                          options().input_quote == '"';
+    const size_t num_columns = batch.columns.size();
+    const size_t num_fields = num_columns + (quarantine() ? 3 : 0) + (tagged() ? 1 : 0);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const int64_t r = rows[i];
+      const bool malformed = batch.IsMalformed(r);
+      if (copy_raw && !malformed) {
+        out_.append(batch.raw_records[r]);
+      } else {
+        for (size_t c = 0; c < num_columns; ++c) {
+          if (c) out_.push_back(delimiter_);
+          if (malformed) {
+            if (num_fields == 1) out_.append("\"\"");
+            continue;
+          }
+          scratch_.clear();
+          AppendValueText(batch.columns[c], r, &scratch_);
+          AppendField(scratch_, num_fields == 1);
+        }
+      }
+      if (quarantine()) {
+        if (num_columns) out_.push_back(delimiter_);
+        out_.append(std::to_string(verdicts.base_row + r));
+        out_.push_back(delimiter_);
+        scratch_.clear();
+        AppendErrorsJson(verdicts, i, &scratch_);
+        AppendField(scratch_, false);
+        out_.push_back(delimiter_);
+        if (malformed) AppendField(MalformedRawText(batch, r), false);
+      }
+      if (tagged()) {
+        if (num_columns) out_.push_back(delimiter_);
+        out_.append(std::to_string(*options().version_tag));
+      }
+      out_.push_back('\n');
+      if (out_.size() >= kFlushBytes) RETURN_IF_ERROR(Flush());
+    }
+    return Flush();
+  }
+
+  Status Finish() override { return Flush(); }
+
+ private:
+  char InputDelimiter(int input_index) const {
+    const auto& per_input = options().input_delimiters;
+    if (input_index >= 0 && static_cast<size_t>(input_index) < per_input.size()) return per_input[input_index];
+    return options().input_delimiter;
+  }
+
+  // Appends one field, quoted when it must be. `only_field`: the row has no
+  // other field, so an empty value is written "" (an empty line is no row).
+  void AppendField(std::string_view value, bool only_field) {
+    bool quote = value.empty() && only_field;
+    for (char c : value) {
+      if (c == delimiter_ || c == '"' || c == '\n' || c == '\r') {
+        quote = true;
+        break;
+      }
+    }
+    if (!quote) {
+      out_.append(value);
+      return;
+    }
+    out_.push_back('"');
+    for (char c : value) {
+      if (c == '"') out_.push_back('"');
+      out_.push_back(c);
+    }
+    out_.push_back('"');
+  }
+
+  Status Flush() {
+    Status status = file()->Append(out_);
+    out_.clear();
+    return status;
+  }
+
+  const char delimiter_;
+  std::string out_;
+  std::string scratch_;
+};
+
+}  // namespace
+
+std::unique_ptr<RowSink> MakeCsvSink(std::unique_ptr<AtomicFile> file, SinkKind kind, const SinkOptions& options) {
+  return std::make_unique<CsvSink>(std::move(file), kind, options);
+}
+
+}  // namespace griffin

@@ -1,0 +1,36 @@
+#include "sinks/row_sink.h"
+
+#include "io/input_format.h"
+#include "sinks/file_row_sink.h"
+
+namespace griffin {
+
+Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind kind, const SinkOptions& options) {
+  const char* flag = kind == SinkKind::kClean ? "--clean" : "--quarantine";
+  std::optional<DetectedFormat> detected = DetectInputFormat(path);
+  if (detected && detected->compression != Compression::kNone)
+    return Status::UsageError(std::string(flag) + " " + path + ": compressed outputs are not supported");
+  if (!detected)
+    return Status::UsageError(std::string(flag) + " " + path +
+                              ": unsupported output format (use .csv, .tsv, .jsonl, .ndjson, .parquet, "
+                              ".arrow, .feather or .ipc)");
+  ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> file, AtomicFile::Create(path));
+  switch (detected->format) {
+    case InputFormat::kCsv:
+      return MakeCsvSink(std::move(file), kind, options);
+    case InputFormat::kTsv: {
+      SinkOptions tsv = options;
+      tsv.csv_delimiter = '\t';
+      return MakeCsvSink(std::move(file), kind, tsv);
+    }
+    case InputFormat::kJsonl:
+      return MakeJsonLinesSink(std::move(file), kind, options);
+    case InputFormat::kParquet:
+      return MakeArrowSink(std::move(file), kind, options, ArrowFileFormat::kParquet);
+    case InputFormat::kArrow:
+      return MakeArrowSink(std::move(file), kind, options, ArrowFileFormat::kIpc);
+  }
+  return Status::Internal("unhandled output format");
+}
+
+}  // namespace griffin

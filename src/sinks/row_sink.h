@@ -1,0 +1,98 @@
+// Clean and quarantine outputs (--clean, --quarantine): every input row lands
+// in exactly one of them, in input order, whatever the thread count.
+//
+// The merger calls Write() once per batch, strictly in input order, with the
+// verdict of every row. A sink writes to a temporary file beside its final
+// path and renames it only in Commit(), after flushing and fsync, so a run
+// that is killed or fails leaves nothing half-written under the final name.
+// Abort() (or destruction without Commit) removes the temporary file.
+//
+//   ASSIGN_OR_RETURN(auto sink, OpenRowSink("bad.parquet", SinkKind::kQuarantine, options));
+//   RETURN_IF_ERROR(sink->Write(verdicts));   // per batch
+//   ASSIGN_OR_RETURN(OutputSummary done, sink->Commit());
+//
+// Formats by extension: .csv .tsv (.gz/.zst not supported for outputs), .jsonl
+// .ndjson, .parquet, .arrow/.feather/.ipc (Arrow IPC file format).
+//
+// Columns: the input's columns, in input order (the first batch fixes them; a
+// later input whose column names differ is an InputError). Values keep their
+// original form: text inputs give string columns holding the text as read
+// (CSV rows that are not malformed are copied byte for byte when the output is
+// CSV of the same delimiter); typed inputs keep their Arrow types.
+//   quarantine adds: _griffin_row (int64, the 0-based input row),
+//                    _griffin_errors (the violated error checks with messages:
+//                      CSV: JSON text [{"check":..,"message":..}], JSONL: that
+//                      array, Parquet/Arrow: list<struct<check, message>>),
+//                    _griffin_raw (the raw record text of a malformed row, else null;
+//                      a malformed row has null in every input column)
+//   clean adds, with a version tag: _griffin_version (int64).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/batch.h"
+#include "util/status.h"
+
+namespace griffin {
+
+enum class SinkKind { kClean, kQuarantine };
+
+struct RowError {
+  std::string check;    // the check's name, e.g. "amount.min", or "malformed"
+  std::string message;
+};
+
+// The verdicts of one batch.
+struct RowVerdicts {
+  const Batch* batch = nullptr;
+  int64_t base_row = 0;                 // input row of batch row 0
+  const uint8_t* bad = nullptr;         // per batch row: 1 = quarantine, 0 = clean
+  // For each bad row, in row order, its error-severity violations in check
+  // order: rows of bad rows are listed in `bad_rows`, and errors of
+  // bad_rows[i] are errors[error_offsets[i] .. error_offsets[i + 1]).
+  std::vector<int32_t> bad_rows;
+  std::vector<uint32_t> error_offsets;  // size bad_rows.size() + 1
+  std::vector<RowError> errors;
+};
+
+struct SinkOptions {
+  std::optional<int64_t> version_tag;   // clean outputs: the value of _griffin_version
+  char csv_delimiter = ',';             // for CSV outputs (and the byte-copy fast path)
+  char input_delimiter = ',';           // the CSV inputs' delimiter (fast path only when equal)
+  char input_quote = '"';               // the CSV inputs' quote (fast path only when '"')
+  // Optional, per input index (Batch::input_index): that input's delimiter
+  // (overrides input_delimiter, so a .tsv read beside a .csv is never copied
+  // raw into a .csv) and its path (named in the different-columns error;
+  // without it the error says "input N", 1-based).
+  std::vector<char> input_delimiters;
+  std::vector<std::string> input_names;
+};
+
+// What a committed output holds, for lineage.
+struct OutputSummary {
+  std::string path;
+  std::string kind;       // "clean" | "quarantine"
+  int64_t rows = 0;
+  int64_t bytes = 0;
+  std::string sha256;     // hex sha256 of the file's bytes
+};
+
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  virtual Status Write(const RowVerdicts& verdicts) = 0;
+  // Finishes the file, fsyncs it, renames it to its final path.
+  virtual Result<OutputSummary> Commit() = 0;
+  // Removes the temporary file; the final path is untouched. Idempotent.
+  virtual void Abort() = 0;
+};
+
+// Errors: an unsupported extension (UsageError), a directory that cannot be
+// written (InputError naming the path).
+Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind kind, const SinkOptions& options);
+
+}  // namespace griffin

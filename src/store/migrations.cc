@@ -1,0 +1,180 @@
+#include "store/migrations.h"
+
+#include <string>
+#include <vector>
+
+namespace griffin {
+namespace {
+
+struct Migration {
+  int number;
+  std::vector<const char*> statements;
+};
+
+// The schema, as the list of changes that built it. Append only.
+const std::vector<Migration>& AllMigrations() {
+  static const std::vector<Migration> migrations = {
+      {1,
+       {
+           // One row per dataset: the version the next run gets.
+           "CREATE TABLE datasets ("
+           " name TEXT PRIMARY KEY,"
+           " next_version BIGINT NOT NULL)",
+           "CREATE TABLE runs ("
+           " run_id TEXT PRIMARY KEY,"
+           " dataset TEXT NOT NULL REFERENCES datasets (name),"
+           " version BIGINT NOT NULL,"
+           " started_at TEXT NOT NULL,"
+           " ended_at TEXT,"
+           " status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'aborted')),"
+           " rows BIGINT,"
+           " bad_rows BIGINT,"
+           " malformed_rows BIGINT,"
+           " quality_score DOUBLE PRECISION,"
+           " passed BOOLEAN,"
+           " griffin_version TEXT NOT NULL,"
+           " rules_sha256 TEXT NOT NULL,"
+           " rules_path TEXT NOT NULL,"
+           " report_json TEXT,"
+           " UNIQUE (dataset, version))",
+           "CREATE TABLE check_results ("
+           " run_id TEXT NOT NULL REFERENCES runs (run_id),"
+           " position BIGINT NOT NULL,"
+           " name TEXT NOT NULL,"
+           " column_name TEXT NOT NULL,"
+           " check_name TEXT NOT NULL,"
+           " severity TEXT NOT NULL,"
+           " evaluated BIGINT NOT NULL,"
+           " violations BIGINT NOT NULL,"
+           " pass_rate DOUBLE PRECISION NOT NULL,"
+           " observed TEXT,"
+           " passed BOOLEAN NOT NULL,"
+           " PRIMARY KEY (run_id, position))",
+           "CREATE TABLE column_metrics ("
+           " run_id TEXT NOT NULL REFERENCES runs (run_id),"
+           " position BIGINT NOT NULL,"
+           " column_name TEXT NOT NULL,"
+           " value_count BIGINT NOT NULL,"
+           " null_count BIGINT NOT NULL,"
+           " min_value TEXT,"
+           " max_value TEXT,"
+           " mean DOUBLE PRECISION,"
+           " stddev DOUBLE PRECISION,"
+           " distinct_count BIGINT NOT NULL,"
+           " distinct_exact BOOLEAN NOT NULL,"
+           " PRIMARY KEY (run_id, position))",
+           // The full rule file under its sha256, once per dataset.
+           "CREATE TABLE rule_versions ("
+           " dataset TEXT NOT NULL,"
+           " sha256 TEXT NOT NULL,"
+           " rules_text TEXT NOT NULL,"
+           " rules_path TEXT NOT NULL,"
+           " first_seen TEXT NOT NULL,"
+           " PRIMARY KEY (dataset, sha256))",
+           "CREATE TABLE run_inputs ("
+           " run_id TEXT NOT NULL REFERENCES runs (run_id),"
+           " position BIGINT NOT NULL,"
+           " path TEXT NOT NULL,"
+           " size_bytes BIGINT NOT NULL,"
+           " mtime_ns BIGINT NOT NULL,"
+           " etag TEXT NOT NULL,"
+           " rows BIGINT NOT NULL,"
+           " PRIMARY KEY (run_id, position))",
+           "CREATE TABLE run_outputs ("
+           " run_id TEXT NOT NULL REFERENCES runs (run_id),"
+           " position BIGINT NOT NULL,"
+           " path TEXT NOT NULL,"
+           " kind TEXT NOT NULL,"
+           " rows BIGINT NOT NULL,"
+           " size_bytes BIGINT NOT NULL,"
+           " sha256 TEXT NOT NULL,"
+           " PRIMARY KEY (run_id, position))",
+           "CREATE TABLE schema_cache ("
+           " path TEXT NOT NULL,"
+           " size_bytes BIGINT NOT NULL,"
+           " mtime_ns BIGINT NOT NULL,"
+           " rules_sha256 TEXT NOT NULL,"
+           " schema_json TEXT NOT NULL,"
+           " cached_at TEXT NOT NULL,"
+           " PRIMARY KEY (path, size_bytes, mtime_ns, rules_sha256))",
+       }},
+      {2,
+       {
+           // Why a run was aborted (killed, failed, or stale after 24 hours).
+           "ALTER TABLE runs ADD COLUMN abort_reason TEXT",
+           // History and the stale-run sweep look runs up by dataset and start.
+           "CREATE INDEX runs_by_dataset_started ON runs (dataset, started_at)",
+       }},
+      {3,
+       {
+           // Which process runs it: a later run on the same host marks runs
+           // whose process has died (SIGKILL, crash) as aborted.
+           "ALTER TABLE runs ADD COLUMN host TEXT",
+           "ALTER TABLE runs ADD COLUMN pid BIGINT",
+       }},
+  };
+  return migrations;
+}
+
+// Serializes migrating PostgreSQL stores (per database): "GRIFFIN" in ASCII.
+constexpr int64_t kPostgresMigrationLockKey = 0x475249464649ELL;
+
+Status CheckNotNewer(SqlConnection& conn, int current) {
+  if (current > kLatestMigration) {
+    return conn.Error("schema migration " + std::to_string(current) +
+                      " is newer than this griffin knows (" + std::to_string(kLatestMigration) +
+                      "); upgrade griffin");
+  }
+  return Status::OK();
+}
+
+Result<int> MaxApplied(SqlConnection& conn) {
+  ASSIGN_OR_RETURN(auto rows, conn.Query("SELECT MAX(number) FROM schema_migrations"));
+  return static_cast<int>(rows.empty() ? 0 : ParseInt(rows[0][0], 0));
+}
+
+}  // namespace
+
+Result<int> CurrentMigration(SqlConnection& conn) {
+  const char* exists_sql =
+      conn.dialect() == SqlDialect::kSqlite
+          ? "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+          : "SELECT COUNT(*) FROM pg_catalog.pg_class"
+            " WHERE oid = to_regclass('schema_migrations')";
+  ASSIGN_OR_RETURN(auto rows, conn.Query(exists_sql));
+  if (rows.empty() || ParseInt(rows[0][0], 0) == 0) return 0;
+  return MaxApplied(conn);
+}
+
+Status Migrate(SqlConnection& conn, int up_to) {
+  // Fast path: an up-to-date store is only read, so read-only commands
+  // (history, show) never wait for the write lock.
+  ASSIGN_OR_RETURN(int current, CurrentMigration(conn));
+  RETURN_IF_ERROR(CheckNotNewer(conn, current));
+  if (current >= up_to) return Status::OK();
+
+  return InWriteTransaction(conn, [&]() -> Status {
+    if (conn.dialect() == SqlDialect::kPostgres) {
+      RETURN_IF_ERROR(Exec(conn, "SELECT pg_advisory_xact_lock($1)",
+                           {SqlParam(kPostgresMigrationLockKey)}));
+    }
+    RETURN_IF_ERROR(Exec(conn,
+                         "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                         " number BIGINT PRIMARY KEY,"
+                         " applied_at TEXT NOT NULL)"));
+    // Read again under the lock: another process may have migrated meanwhile.
+    ASSIGN_OR_RETURN(int applied, MaxApplied(conn));
+    RETURN_IF_ERROR(CheckNotNewer(conn, applied));
+    for (const Migration& migration : AllMigrations()) {
+      if (migration.number <= applied || migration.number > up_to) continue;
+      for (const char* statement : migration.statements) {
+        RETURN_IF_ERROR(Exec(conn, statement));
+      }
+      RETURN_IF_ERROR(Exec(conn, "INSERT INTO schema_migrations (number, applied_at) VALUES ($1, $2)",
+                           {SqlParam(int64_t{migration.number}), SqlParam(UtcNowIso8601())}));
+    }
+    return Status::OK();
+  });
+}
+
+}  // namespace griffin

@@ -1,0 +1,143 @@
+// The run store: every validation run is recorded with its results, the
+// rule-file version, per-column metrics and lineage. Backends: SQLite (the
+// default, a file under .griffin/ in the working directory) and PostgreSQL
+// (a shared store), behind one interface. Schema changes are numbered
+// migrations applied on Open (an old store upgrades itself).
+//
+//   ASSIGN_OR_RETURN(auto store, OpenRunStore(".griffin/griffin.db"));
+//   ASSIGN_OR_RETURN(RunTicket ticket, store->BeginRun(begin));
+//   ... validate, write outputs ...
+//   RETURN_IF_ERROR(store->FinishRun(ticket.run_id, finish));
+//
+// Concurrency: several processes may use one store at once. Version numbers
+// (RunTicket::version) are per dataset, start at 1, increase monotonically and
+// are never reused, even for runs that are aborted or crash.
+// A run that never finishes stays "running"; BeginRun marks runs of the same
+// dataset that have been running for more than 24 hours "aborted". A store
+// object is not thread-safe; use one per thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/status.h"
+
+namespace griffin {
+
+struct InputLineage {
+  std::string path;
+  int64_t size = -1;          // bytes, -1 unknown (stdin)
+  int64_t mtime_ns = -1;      // modification time, -1 unknown
+  std::string etag;           // object stores (later); empty otherwise
+  int64_t rows = 0;
+};
+
+struct OutputLineage {
+  std::string path;
+  std::string kind;           // clean | quarantine
+  int64_t rows = 0;
+  int64_t bytes = 0;
+  std::string sha256;
+};
+
+struct CheckResultRecord {
+  int position = 0;           // order in the report
+  std::string name, column, check, severity;   // column empty for row/table checks
+  int64_t evaluated = 0, violations = 0;
+  double pass_rate = 1.0;
+  std::optional<std::string> observed;          // table checks: the JSON text of the observed value
+  bool passed = true;
+};
+
+struct ColumnMetricsRecord {
+  std::string column;
+  int64_t count = 0, nulls = 0;
+  std::optional<std::string> min, max;         // as text (numbers, ISO dates/timestamps, strings)
+  std::optional<double> mean, stddev;
+  int64_t distinct = 0;
+  bool distinct_exact = false;                 // false: a HyperLogLog estimate
+};
+
+struct BeginRunRequest {
+  std::string dataset;
+  std::string run_id;            // chosen by the caller (uuid v4)
+  std::string started_at;        // ISO 8601 UTC
+  std::string griffin_version;
+  std::string rules_sha256;
+  std::string rules_text;        // stored once per sha256 in rule_versions
+  std::string rules_path;
+};
+
+struct RunTicket {
+  std::string run_id;
+  int64_t version = 0;           // per-dataset sequence number (for --tag-version)
+};
+
+struct FinishRunRequest {
+  std::string ended_at;
+  int64_t rows = 0, bad_rows = 0, malformed_rows = 0;
+  double quality_score = 1.0;
+  bool passed = true;
+  std::string report_json;       // the full JSON report (griffin show prints it again)
+  std::vector<CheckResultRecord> checks;
+  std::vector<ColumnMetricsRecord> columns;
+  std::vector<InputLineage> inputs;
+  std::vector<OutputLineage> outputs;
+};
+
+struct RunSummary {
+  std::string run_id;
+  int64_t version = 0;
+  std::string started_at, ended_at;
+  std::string status;            // running | complete | aborted
+  int64_t rows = 0, bad_rows = 0;
+  double quality_score = 0;
+  bool passed = false;
+};
+
+struct RuleVersionRecord {
+  std::string sha256;
+  std::string first_seen;        // ISO 8601 UTC
+  std::string text;
+  int64_t runs = 0;              // runs that used it
+};
+
+// The schema found on an input, cached per (path, size, mtime) and rules sha256.
+struct SchemaCacheKey {
+  std::string path;
+  int64_t size = -1, mtime_ns = -1;
+  std::string rules_sha256;
+};
+
+class RunStore {
+ public:
+  virtual ~RunStore() = default;
+  virtual Result<RunTicket> BeginRun(const BeginRunRequest& request) = 0;
+  virtual Status FinishRun(const std::string& run_id, const FinishRunRequest& request) = 0;
+  virtual Status AbortRun(const std::string& run_id, const std::string& reason) = 0;
+  // Newest first; at most `limit`.
+  virtual Result<std::vector<RunSummary>> History(const std::string& dataset, int limit) = 0;
+  virtual Result<std::optional<std::string>> ReportJson(const std::string& run_id) = 0;
+  // Oldest first.
+  virtual Result<std::vector<RuleVersionRecord>> RuleVersions(const std::string& dataset) = 0;
+  virtual Result<std::optional<std::string>> CachedSchema(const SchemaCacheKey& key) = 0;
+  // Stores the schema (JSON text) and drops entries of the same path with
+  // another rules sha256.
+  virtual Status CacheSchema(const SchemaCacheKey& key, const std::string& schema_json) = 0;
+  virtual std::string Describe() const = 0;   // "sqlite:.griffin/griffin.db" (no passwords)
+};
+
+// `uri`: a path ending in .db/.sqlite/.sqlite3 or "sqlite:PATH" (SQLite,
+// created with its folder if absent), or postgresql://... / postgres://...
+// Errors are StoreErrors (exit 3): "store .griffin/griffin.db: unable to open
+// database file", "store postgresql://u@h:5432/db: connection refused", a
+// corrupt file ("file is not a database"), wrong credentials.
+Result<std::unique_ptr<RunStore>> OpenRunStore(const std::string& uri);
+
+// The default store of a working directory: .griffin/griffin.db.
+std::string DefaultStoreUri();
+
+}  // namespace griffin

@@ -1,0 +1,252 @@
+#include "store/sql_run_store.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <limits>
+
+namespace griffin {
+namespace {
+
+SqlParam Text(const std::string& s) { return SqlParam(s); }
+SqlParam Int(int64_t v) { return SqlParam(v); }
+SqlParam Real(double v) { return SqlParam(v); }
+SqlParam Bool(bool v) { return SqlParam(v); }
+SqlParam OptionalText(const std::optional<std::string>& s) {
+  return s ? SqlParam(*s) : SqlParam(std::monostate{});
+}
+SqlParam OptionalReal(const std::optional<double>& v) {
+  return v ? SqlParam(*v) : SqlParam(std::monostate{});
+}
+
+}  // namespace
+
+Result<RunTicket> SqlRunStore::BeginRun(const BeginRunRequest& request) {
+  if (request.dataset.empty()) return conn_->Error("cannot begin a run: empty dataset name");
+  if (request.run_id.empty()) return conn_->Error("cannot begin a run: empty run id");
+  RunTicket ticket;
+  ticket.run_id = request.run_id;
+  char host_buffer[256] = {};
+  ::gethostname(host_buffer, sizeof host_buffer - 1);
+  const std::string host = host_buffer;
+  RETURN_IF_ERROR(InWriteTransaction(*conn_, [&]() -> Status {
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "UPDATE runs SET status = 'aborted', ended_at = $1, abort_reason = $2"
+                         " WHERE dataset = $3 AND status = 'running' AND started_at < $4",
+                         {Text(UtcNowIso8601()), Text("stale: still running after 24 hours"),
+                          Text(request.dataset), Text(UtcNowIso8601(-kStaleRunSeconds))}));
+    // Runs of this dataset whose process on this host no longer exists were
+    // killed or crashed: they will never finish.
+    ASSIGN_OR_RETURN(auto running, conn_->Query("SELECT run_id, pid FROM runs WHERE dataset = $1"
+                                                " AND status = 'running' AND host = $2 AND pid IS NOT NULL",
+                                                {Text(request.dataset), Text(host)}));
+    for (const auto& row : running) {
+      const int64_t pid = ParseInt(row[1], 0);
+      if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+      RETURN_IF_ERROR(Exec(*conn_,
+                           "UPDATE runs SET status = 'aborted', ended_at = $1, abort_reason = $2"
+                           " WHERE run_id = $3 AND status = 'running'",
+                           {Text(UtcNowIso8601()),
+                            Text("process " + std::to_string(pid) + " on " + host + " ended without finishing"),
+                            Text(row[0].value_or(""))}));
+    }
+    // The version: the dataset row is created at 2 (this run takes 1) or
+    // bumped under its row lock, inside this transaction, so two runs that
+    // start at once get consecutive numbers and an aborted transaction
+    // hands out none.
+    ASSIGN_OR_RETURN(auto rows,
+                     conn_->Query("INSERT INTO datasets (name, next_version) VALUES ($1, 2)"
+                                  " ON CONFLICT (name) DO UPDATE"
+                                  " SET next_version = datasets.next_version + 1"
+                                  " RETURNING next_version - 1",
+                                  {Text(request.dataset)}));
+    if (rows.size() != 1) return conn_->Error("version allocation returned no row");
+    ticket.version = ParseInt(rows[0][0], 0);
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "INSERT INTO rule_versions"
+                         " (dataset, sha256, rules_text, rules_path, first_seen)"
+                         " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (dataset, sha256) DO NOTHING",
+                         {Text(request.dataset), Text(request.rules_sha256),
+                          Text(request.rules_text), Text(request.rules_path),
+                          Text(request.started_at)}));
+    return Exec(*conn_,
+                "INSERT INTO runs (run_id, dataset, version, started_at, status,"
+                " griffin_version, rules_sha256, rules_path, host, pid)"
+                " VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9)",
+                {Text(request.run_id), Text(request.dataset), Int(ticket.version),
+                 Text(request.started_at), Text(request.griffin_version),
+                 Text(request.rules_sha256), Text(request.rules_path), Text(host),
+                 Int(static_cast<int64_t>(::getpid()))});
+  }));
+  return ticket;
+}
+
+Status SqlRunStore::NotRunning(const std::string& run_id, const char* action) {
+  ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT status FROM runs WHERE run_id = $1",
+                                           {Text(run_id)}));
+  if (rows.empty()) return conn_->Error("cannot " + std::string(action) + " run " + run_id +
+                                        ": no such run");
+  return conn_->Error("cannot " + std::string(action) + " run " + run_id + ": it is " +
+                      rows[0][0].value_or("?"));
+}
+
+Status SqlRunStore::MarkFinished(const std::string& run_id, const FinishRunRequest& r) {
+  ASSIGN_OR_RETURN(auto rows,
+                   conn_->Query("UPDATE runs SET status = 'complete', ended_at = $2, rows = $3,"
+                                " bad_rows = $4, malformed_rows = $5, quality_score = $6,"
+                                " passed = $7, report_json = $8"
+                                " WHERE run_id = $1 AND status = 'running' RETURNING run_id",
+                                {Text(run_id), Text(r.ended_at), Int(r.rows), Int(r.bad_rows),
+                                 Int(r.malformed_rows), Real(r.quality_score), Bool(r.passed),
+                                 Text(r.report_json)}));
+  if (rows.empty()) return NotRunning(run_id, "finish");
+  return Status::OK();
+}
+
+Status SqlRunStore::WriteChildRows(const std::string& run_id, const FinishRunRequest& r) {
+  for (const CheckResultRecord& c : r.checks) {
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "INSERT INTO check_results (run_id, position, name, column_name,"
+                         " check_name, severity, evaluated, violations, pass_rate, observed,"
+                         " passed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                         {Text(run_id), Int(c.position), Text(c.name), Text(c.column),
+                          Text(c.check), Text(c.severity), Int(c.evaluated), Int(c.violations),
+                          Real(c.pass_rate), OptionalText(c.observed), Bool(c.passed)}));
+  }
+  for (size_t i = 0; i < r.columns.size(); ++i) {
+    const ColumnMetricsRecord& m = r.columns[i];
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "INSERT INTO column_metrics (run_id, position, column_name, value_count,"
+                         " null_count, min_value, max_value, mean, stddev, distinct_count,"
+                         " distinct_exact) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                         {Text(run_id), Int(static_cast<int64_t>(i)), Text(m.column),
+                          Int(m.count), Int(m.nulls), OptionalText(m.min), OptionalText(m.max),
+                          OptionalReal(m.mean), OptionalReal(m.stddev), Int(m.distinct),
+                          Bool(m.distinct_exact)}));
+  }
+  for (size_t i = 0; i < r.inputs.size(); ++i) {
+    const InputLineage& in = r.inputs[i];
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "INSERT INTO run_inputs (run_id, position, path, size_bytes, mtime_ns,"
+                         " etag, rows) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                         {Text(run_id), Int(static_cast<int64_t>(i)), Text(in.path),
+                          Int(in.size), Int(in.mtime_ns), Text(in.etag), Int(in.rows)}));
+  }
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    const OutputLineage& out = r.outputs[i];
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "INSERT INTO run_outputs (run_id, position, path, kind, rows,"
+                         " size_bytes, sha256) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                         {Text(run_id), Int(static_cast<int64_t>(i)), Text(out.path),
+                          Text(out.kind), Int(out.rows), Int(out.bytes), Text(out.sha256)}));
+  }
+  return Status::OK();
+}
+
+Status SqlRunStore::FinishRun(const std::string& run_id, const FinishRunRequest& request) {
+  // The status change and every child row commit together or not at all.
+  return InWriteTransaction(*conn_, [&]() -> Status {
+    RETURN_IF_ERROR(MarkFinished(run_id, request));
+    return WriteChildRows(run_id, request);
+  });
+}
+
+Status SqlRunStore::AbortRun(const std::string& run_id, const std::string& reason) {
+  ASSIGN_OR_RETURN(auto rows,
+                   conn_->Query("UPDATE runs SET status = 'aborted', ended_at = $2,"
+                                " abort_reason = $3"
+                                " WHERE run_id = $1 AND status = 'running' RETURNING run_id",
+                                {Text(run_id), Text(UtcNowIso8601()), Text(reason)}));
+  if (rows.empty()) return NotRunning(run_id, "abort");
+  return Status::OK();
+}
+
+Result<std::vector<RunSummary>> SqlRunStore::History(const std::string& dataset, int limit) {
+  int64_t max_rows = limit > 0 ? limit : std::numeric_limits<int64_t>::max();
+  ASSIGN_OR_RETURN(auto rows,
+                   conn_->Query("SELECT run_id, version, started_at, ended_at, status, rows,"
+                                " bad_rows, quality_score, passed FROM runs WHERE dataset = $1"
+                                " ORDER BY version DESC LIMIT $2",
+                                {Text(dataset), Int(max_rows)}));
+  std::vector<RunSummary> runs;
+  runs.reserve(rows.size());
+  for (const SqlRow& row : rows) {
+    RunSummary s;
+    s.run_id = row[0].value_or("");
+    s.version = ParseInt(row[1]);
+    s.started_at = row[2].value_or("");
+    s.ended_at = row[3].value_or("");
+    s.status = row[4].value_or("");
+    s.rows = ParseInt(row[5]);
+    s.bad_rows = ParseInt(row[6]);
+    s.quality_score = ParseDouble(row[7]);
+    s.passed = ParseBool(row[8]);
+    runs.push_back(std::move(s));
+  }
+  return runs;
+}
+
+Result<std::optional<std::string>> SqlRunStore::ReportJson(const std::string& run_id) {
+  ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT report_json FROM runs WHERE run_id = $1",
+                                           {Text(run_id)}));
+  if (rows.empty()) return std::optional<std::string>();
+  return rows[0][0];
+}
+
+Result<std::vector<RuleVersionRecord>> SqlRunStore::RuleVersions(const std::string& dataset) {
+  // Ties on first_seen (same second) are broken by the first run that used it.
+  ASSIGN_OR_RETURN(auto rows,
+                   conn_->Query("SELECT v.sha256, v.first_seen, v.rules_text,"
+                                " (SELECT COUNT(*) FROM runs r"
+                                "   WHERE r.dataset = v.dataset AND r.rules_sha256 = v.sha256),"
+                                " (SELECT MIN(r.version) FROM runs r"
+                                "   WHERE r.dataset = v.dataset AND r.rules_sha256 = v.sha256)"
+                                "   AS first_version"
+                                " FROM rule_versions v WHERE v.dataset = $1"
+                                " ORDER BY v.first_seen, first_version, v.sha256",
+                                {Text(dataset)}));
+  std::vector<RuleVersionRecord> versions;
+  versions.reserve(rows.size());
+  for (const SqlRow& row : rows) {
+    RuleVersionRecord v;
+    v.sha256 = row[0].value_or("");
+    v.first_seen = row[1].value_or("");
+    v.text = row[2].value_or("");
+    v.runs = ParseInt(row[3]);
+    versions.push_back(std::move(v));
+  }
+  return versions;
+}
+
+Result<std::optional<std::string>> SqlRunStore::CachedSchema(const SchemaCacheKey& key) {
+  ASSIGN_OR_RETURN(auto rows,
+                   conn_->Query("SELECT schema_json FROM schema_cache WHERE path = $1"
+                                " AND size_bytes = $2 AND mtime_ns = $3 AND rules_sha256 = $4",
+                                {Text(key.path), Int(key.size), Int(key.mtime_ns),
+                                 Text(key.rules_sha256)}));
+  if (rows.empty()) return std::optional<std::string>();
+  return rows[0][0];
+}
+
+Status SqlRunStore::CacheSchema(const SchemaCacheKey& key, const std::string& schema_json) {
+  // One entry per path: another rules sha256, or another size/mtime (the
+  // file changed, so that entry can never match again), is dropped.
+  return InWriteTransaction(*conn_, [&]() -> Status {
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "DELETE FROM schema_cache WHERE path = $1 AND NOT (size_bytes = $2"
+                         " AND mtime_ns = $3 AND rules_sha256 = $4)",
+                         {Text(key.path), Int(key.size), Int(key.mtime_ns),
+                          Text(key.rules_sha256)}));
+    return Exec(*conn_,
+                "INSERT INTO schema_cache (path, size_bytes, mtime_ns, rules_sha256, schema_json,"
+                " cached_at) VALUES ($1, $2, $3, $4, $5, $6)"
+                " ON CONFLICT (path, size_bytes, mtime_ns, rules_sha256) DO UPDATE"
+                " SET schema_json = excluded.schema_json, cached_at = excluded.cached_at",
+                {Text(key.path), Int(key.size), Int(key.mtime_ns), Text(key.rules_sha256),
+                 Text(schema_json), Text(UtcNowIso8601())});
+  });
+}
+
+}  // namespace griffin

@@ -1,0 +1,47 @@
+// SqlRunStore: the RunStore of run_store.h over a SqlConnection, one
+// implementation for both backends (SQLite and PostgreSQL).
+//
+// Every write is one transaction, so a run is either "running" (begun, and
+// its process finished nothing yet or was killed), "complete" (FinishRun:
+// the run row and all its child rows together) or "aborted"; never half
+// recorded.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "store/run_store.h"
+#include "store/sql_connection.h"
+
+namespace griffin {
+
+// Runs of one dataset still "running" after this long are marked aborted by
+// the next BeginRun of that dataset.
+inline constexpr int64_t kStaleRunSeconds = 24 * 3600;
+
+class SqlRunStore : public RunStore {
+ public:
+  // `conn` is already migrated to kLatestMigration.
+  explicit SqlRunStore(std::unique_ptr<SqlConnection> conn) : conn_(std::move(conn)) {}
+
+  Result<RunTicket> BeginRun(const BeginRunRequest& request) override;
+  Status FinishRun(const std::string& run_id, const FinishRunRequest& request) override;
+  Status AbortRun(const std::string& run_id, const std::string& reason) override;
+  Result<std::vector<RunSummary>> History(const std::string& dataset, int limit) override;
+  Result<std::optional<std::string>> ReportJson(const std::string& run_id) override;
+  Result<std::vector<RuleVersionRecord>> RuleVersions(const std::string& dataset) override;
+  Result<std::optional<std::string>> CachedSchema(const SchemaCacheKey& key) override;
+  Status CacheSchema(const SchemaCacheKey& key, const std::string& schema_json) override;
+  std::string Describe() const override { return conn_->Describe(); }
+
+ private:
+  // OK when `run_id` is running; otherwise a StoreError saying what it is.
+  Status MarkFinished(const std::string& run_id, const FinishRunRequest& request);
+  Status WriteChildRows(const std::string& run_id, const FinishRunRequest& request);
+  Status NotRunning(const std::string& run_id, const char* action);
+
+  std::unique_ptr<SqlConnection> conn_;
+};
+
+}  // namespace griffin
