@@ -2,6 +2,7 @@
 # Sets up everything (scripts/setup.sh) and runs the whole test suite:
 #   1. C++ unit tests (ctest) on the Release build,
 #   2. the Python suites: declarative rule cases, differential tests, CLI tests,
+#      outputs, the run store (SQLite and a real PostgreSQL), SIGKILL at random points,
 #   3. the same C++ unit tests and rule cases under ASan+UBSan (build-asan/),
 #   4. each libFuzzer target briefly (build-fuzz/, clang),
 #   5. the benchmark harness in quick mode (correctness only, no timing asserts).
@@ -12,6 +13,11 @@ cd "$(dirname "$0")/.."
 
 jobs=$(nproc)
 export GRIFFIN_BIN="$PWD/build/griffin"
+
+# A real, throwaway PostgreSQL server for the run-store tests (stopped on exit).
+GRIFFIN_TEST_PG_URI=$(scripts/pg_test_cluster.sh start)
+export GRIFFIN_TEST_PG_URI
+trap 'scripts/pg_test_cluster.sh stop >/dev/null 2>&1 || true' EXIT
 
 echo "== unit tests (Release)"
 ctest --test-dir build --output-on-failure -j "$jobs"

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/exit_codes.h"
+#include "cli/store_commands.h"
 #include "cli/validate_command.h"
 
 #ifndef GRIFFIN_VERSION
@@ -19,6 +20,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   griffin::ValidateArgs validate_args;
   CLI::App* validate = griffin::AddValidateCommand(app, &validate_args);
+  griffin::StoreCommandArgs store_args;
+  CLI::App* history = griffin::AddHistoryCommand(app, &store_args);
+  CLI::App* show = griffin::AddShowCommand(app, &store_args);
+  CLI::App* rules = griffin::AddRulesCommand(app, &store_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -28,10 +33,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "griffin: %s (see griffin %s--help)\n", e.what(),
-                 validate->parsed() ? "validate " : "");
+    std::string command;
+    for (CLI::App* sub : app.get_subcommands()) command = sub->get_name() + " ";
+    std::fprintf(stderr, "griffin: %s (see griffin %s--help)\n", e.what(), command.c_str());
     return griffin::kExitUsage;
   }
   if (validate->parsed()) return griffin::RunValidateCommand(validate_args);
+  if (history->parsed()) return griffin::RunHistoryCommand(store_args);
+  if (show->parsed()) return griffin::RunShowCommand(store_args);
+  if (rules->parsed()) return griffin::RunRulesCommand(store_args);
   return griffin::kExitUsage;
 }

@@ -18,6 +18,9 @@
 #include "report/junit_writer.h"
 #include "report/text_writer.h"
 #include "rules/rule_loader.h"
+#include "cli/store_records.h"
+#include "sinks/row_sink.h"
+#include "store/run_store.h"
 
 namespace griffin {
 namespace {
@@ -70,39 +73,171 @@ Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const RuleSet& rul
   return options;
 }
 
-Status CheckUnsupported(const ValidateArgs& args) {
-  // Outputs and the run store are issue #3's; refuse clearly instead of
-  // pretending to write or record anything.
-  if (!args.quarantine_path.empty() || !args.clean_path.empty())
-    return Status::UsageError("--quarantine/--clean: not available in this build yet");
-  if (!args.store_uri.empty()) return Status::UsageError("--store: the run store is not available in this build yet");
-  return Status::OK();
-}
+// Everything a run needs before it reads data; errors here are exit 2 or 3.
+struct PreparedRun {
+  RuleSet rules;
+  std::shared_ptr<const Plan> plan;
+  ReadOptions read_options;
+  std::vector<std::string> inputs;
+};
 
-Result<Report> Validate(const ValidateArgs& args, ProgressLine* progress) {
-  RETURN_IF_ERROR(CheckUnsupported(args));
+Result<PreparedRun> Prepare(const ValidateArgs& args) {
   if (args.format != "text" && args.format != "json" && args.format != "junit")
     return Status::UsageError("--format: expected text, json or junit, got '" + args.format + "'");
   if (args.max_violations < 0) return Status::UsageError("--max-violations: must be 0 or more");
   if (args.threads < 0) return Status::UsageError("--threads: must be 0 (all cores) or more");
-  ASSIGN_OR_RETURN(RuleSet rules, LoadRuleFile(args.rules_path));
+  if (args.no_store && !args.store_uri.empty()) return Status::UsageError("--no-store and --store exclude each other");
+  if (args.tag_version && args.no_store)
+    return Status::UsageError("--tag-version: the version comes from the run store, which --no-store turns off");
+  if (args.tag_version && args.clean_path.empty()) return Status::UsageError("--tag-version tags --clean output; give --clean");
+  if (!args.clean_path.empty() && args.clean_path == args.quarantine_path)
+    return Status::UsageError("--clean and --quarantine must be different files");
+  PreparedRun prepared;
+  ASSIGN_OR_RETURN(prepared.rules, LoadRuleFile(args.rules_path));
   const int64_t now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
                                  std::chrono::system_clock::now().time_since_epoch()).count();
-  ASSIGN_OR_RETURN(auto plan, Plan::Compile(rules, now_micros));
-  ASSIGN_OR_RETURN(ReadOptions read_options, MakeReadOptions(args, rules, *plan));
-  ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(args.inputs));
-  ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, read_options));
+  ASSIGN_OR_RETURN(prepared.plan, Plan::Compile(prepared.rules, now_micros));
+  ASSIGN_OR_RETURN(prepared.read_options, MakeReadOptions(args, prepared.rules, *prepared.plan));
+  ASSIGN_OR_RETURN(prepared.inputs, ExpandInputs(args.inputs));
+  return prepared;
+}
+
+// The clean and quarantine files of a run (either may be absent).
+class Outputs {
+ public:
+  Status Open(const ValidateArgs& args, std::optional<int64_t> version, char input_delimiter) {
+    SinkOptions options;
+    options.input_delimiter = input_delimiter;
+    options.csv_delimiter = input_delimiter;
+    if (!args.quarantine_path.empty()) {
+      ASSIGN_OR_RETURN(quarantine_, OpenRowSink(args.quarantine_path, SinkKind::kQuarantine, options));
+    }
+    if (!args.clean_path.empty()) {
+      options.version_tag = version;
+      ASSIGN_OR_RETURN(clean_, OpenRowSink(args.clean_path, SinkKind::kClean, options));
+    }
+    return Status::OK();
+  }
+  bool any() const { return quarantine_ || clean_; }
+  Status Write(const RowVerdicts& verdicts) {
+    if (quarantine_) RETURN_IF_ERROR(quarantine_->Write(verdicts));
+    if (clean_) RETURN_IF_ERROR(clean_->Write(verdicts));
+    return Status::OK();
+  }
+  Result<std::vector<OutputSummary>> Commit() {
+    std::vector<OutputSummary> summaries;
+    for (auto* sink : {&quarantine_, &clean_}) {
+      if (!*sink) continue;
+      ASSIGN_OR_RETURN(OutputSummary summary, (*sink)->Commit());
+      summaries.push_back(std::move(summary));
+    }
+    return summaries;
+  }
+  void Abort() {
+    if (quarantine_) quarantine_->Abort();
+    if (clean_) clean_->Abort();
+  }
+
+ private:
+  std::unique_ptr<RowSink> quarantine_, clean_;
+};
+
+void PrintError(const Status& status) { std::fprintf(stderr, "griffin: %s\n", status.message().c_str()); }
+
+}  // namespace
+
+int RunValidateCommand(const ValidateArgs& args) {
+  Result<PreparedRun> prepared = Prepare(args);
+  if (!prepared.ok()) {
+    PrintError(prepared.status());
+    return ExitCodeFor(prepared.status());
+  }
+  const std::string run_id = NewRunId();
+
+  // The store: a failure here never stops validation; it is reported after the
+  // report, with exit status 3.
+  Status store_status;
+  std::unique_ptr<RunStore> store;
+  std::optional<RunTicket> ticket;
+  if (!args.no_store) {
+    auto opened = OpenRunStore(args.store_uri.empty() ? DefaultStoreUri() : args.store_uri);
+    if (opened.ok()) {
+      store = std::move(opened).value();
+      BeginRunRequest begin{prepared->rules.dataset, run_id, IsoNow(), GRIFFIN_VERSION,
+                            prepared->rules.sha256, prepared->rules.text, prepared->rules.path};
+      auto started = store->BeginRun(begin);
+      if (started.ok()) ticket = *started;
+      else store_status = started.status();
+    } else {
+      store_status = opened.status();
+    }
+  }
+
+  Outputs outputs;
+  Status output_status;
+  if (args.tag_version && !ticket) {
+    output_status = Status::StoreError("--tag-version: no version could be assigned, so no outputs were written");
+  } else {
+    const char delimiter = prepared->read_options.delimiter.value_or(
+        prepared->read_options.format == InputFormat::kTsv ? '\t' : ',');
+    output_status = outputs.Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter);
+  }
+  if (!output_status.ok() && output_status.code() != StatusCode::kStoreError) {
+    if (store && ticket) (void)store->AbortRun(run_id, output_status.message());
+    PrintError(output_status);
+    return ExitCodeFor(output_status);
+  }
+
+  ProgressLine progress(!args.no_progress && args.format == "text");
   RunOptions run_options;
   run_options.threads = args.threads;
   run_options.max_violations = args.max_violations;
-  run_options.progress = [progress](const Progress& p) { progress->Update(p); };
-  ASSIGN_OR_RETURN(Report report, RunValidation(plan, *source, run_options));
-  report.run_id = NewRunId();
-  report.inputs = inputs;
-  return report;
-}
+  run_options.progress = [&progress](const Progress& p) { progress.Update(p); };
+  run_options.profile_columns = ticket.has_value();
+  if (outputs.any()) run_options.on_rows = [&outputs](const RowVerdicts& v) { return outputs.Write(v); };
 
-}  // namespace
+  Result<Report> report = [&]() -> Result<Report> {
+    ASSIGN_OR_RETURN(auto source, OpenInputs(prepared->inputs, prepared->read_options));
+    return RunValidation(prepared->plan, *source, run_options);
+  }();
+  progress.Clear();
+  if (!report.ok()) {
+    outputs.Abort();
+    if (store && ticket) (void)store->AbortRun(run_id, report.status().message());
+    PrintError(report.status());
+    return ExitCodeFor(report.status());
+  }
+  report->run_id = run_id;
+  report->inputs = prepared->inputs;
+
+  auto committed = outputs.Commit();
+  if (!committed.ok()) {
+    outputs.Abort();
+    if (store && ticket) (void)store->AbortRun(run_id, committed.status().message());
+    PrintError(committed.status());
+    return kExitInput;
+  }
+  const std::string json = ReportToJson(*report);
+  if (store && ticket) {
+    FinishRunRequest finish = MakeFinishRequest(*report, json, DescribeInputs(prepared->inputs, report->input_rows),
+                                                *committed);
+    Status finished = store->FinishRun(run_id, finish);
+    if (!finished.ok()) store_status = finished;
+  }
+
+  std::string out;
+  if (args.format == "json") out = json;
+  else if (args.format == "junit") out = ReportToJunit(*report);
+  else out = ReportToText(*report, isatty(STDOUT_FILENO));
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  if (!output_status.ok()) store_status = output_status;
+  if (!store_status.ok()) {
+    PrintError(store_status);
+    return kExitInput;
+  }
+  return report->passed ? kExitPassed : kExitFailed;
+}
 
 CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   CLI::App* cmd = app.add_subcommand("validate", "Check data files against a rule file and report every violation");
@@ -114,11 +249,14 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
       ->capture_default_str();
   cmd->add_option("--max-violations", args->max_violations,
                   "How many row violations the report lists (counts are always exact)")->capture_default_str();
-  cmd->add_option("--quarantine", args->quarantine_path, "Write every bad row there (not in this build yet)");
-  cmd->add_option("--clean", args->clean_path, "Write every good row there (not in this build yet)");
+  cmd->add_option("--quarantine", args->quarantine_path,
+                  "Write every bad row there (.csv .tsv .jsonl .parquet .arrow) with _griffin_row and _griffin_errors");
+  cmd->add_option("--clean", args->clean_path, "Write every row that is not bad there (.csv .tsv .jsonl .parquet .arrow)");
+  cmd->add_flag("--tag-version", args->tag_version,
+                "Add _griffin_version (the run's sequence number for the dataset, from the store) to --clean rows");
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");
-  cmd->add_flag("--no-store", args->no_store, "Do not record the run");
-  cmd->add_option("--store", args->store_uri, "Record the run in this store (not in this build yet)");
+  cmd->add_flag("--no-store", args->no_store, "Do not record the run (default: record it in .griffin/griffin.db)");
+  cmd->add_option("--store", args->store_uri, "Record the run in this store: PATH.db or postgresql://user:pass@host/db");
   cmd->add_option("--batch-rows", args->batch_rows, "Rows per batch (memory ~ batch x threads)")->capture_default_str();
   cmd->add_option("--input-format", args->input_format,
                   "Read inputs as csv|tsv|jsonl|parquet|arrow regardless of extension (overrides source.format)");
@@ -133,25 +271,9 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
       "  griffin validate -r rules.yaml data/ --format json --max-violations 50 > report.json\n"
       "  zcat part-*.csv.gz | griffin validate -r rules.yaml - --format junit > griffin.xml\n"
       "  griffin validate -r rules.yaml day1.parquet day2.parquet --threads 4\n"
+      "  griffin validate -r rules.yaml in.csv --quarantine bad.csv --clean good.parquet --tag-version\n"
       "\nRule files are described in docs/rules.md; semantics choices in docs/semantics.md.");
   return cmd;
-}
-
-int RunValidateCommand(const ValidateArgs& args) {
-  ProgressLine progress(!args.no_progress && args.format == "text");
-  Result<Report> report = Validate(args, &progress);
-  progress.Clear();
-  if (!report.ok()) {
-    std::fprintf(stderr, "griffin: %s\n", report.status().message().c_str());
-    return ExitCodeFor(report.status());
-  }
-  std::string out;
-  if (args.format == "json") out = ReportToJson(*report);
-  else if (args.format == "junit") out = ReportToJunit(*report);
-  else out = ReportToText(*report, isatty(STDOUT_FILENO));
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fflush(stdout);
-  return report->passed ? kExitPassed : kExitFailed;
 }
 
 }  // namespace griffin

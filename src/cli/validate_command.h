@@ -28,6 +28,7 @@ struct ValidateArgs {
   bool no_header = false;
   std::vector<std::string> null_values;
   bool no_progress = false;
+  bool tag_version = false;
 };
 
 // Adds the `validate` subcommand to `app`, filling `args` when parsed.

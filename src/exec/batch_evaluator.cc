@@ -35,7 +35,8 @@ void AppendTupleKey(const TypedColumn& column, int64_t row, std::string* out) {
 
 }  // namespace
 
-BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
+BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns)
+    : plan_(std::move(plan)), profile_columns_(profile_columns) {}
 
 Result<std::shared_ptr<const BatchEvaluator::Binding>> BatchEvaluator::Bind(const Batch& batch) const {
   std::string key = SchemaKey(batch);
@@ -161,6 +162,13 @@ Result<std::unique_ptr<BatchResult>> BatchEvaluator::Evaluate(std::shared_ptr<co
                   &lossy, &lossy_message);
     if (lossy) result->schema_problems.push_back({column_plan.name, lossy_message});
     RunColumnChecks(column_plan, result->columns[slot], *batch, result.get());
+  }
+  if (profile_columns_) {
+    result->profiles.resize(column_plans.size());
+    const uint8_t* malformed = batch->malformed.empty() ? nullptr : batch->malformed.data();
+    for (size_t slot = 0; slot < column_plans.size(); ++slot)
+      if (column_plans[slot].declared && result->columns[slot].present)
+        result->profiles[slot].AddBatch(result->columns[slot], malformed);
   }
   RunRowChecks(*binding, *batch, result.get());
 

@@ -20,7 +20,8 @@ namespace griffin {
 
 class BatchEvaluator {
  public:
-  explicit BatchEvaluator(std::shared_ptr<const Plan> plan);
+  // `profile_columns`: also compute each declared column's ColumnProfile.
+  explicit BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns = false);
 
   // Errors: a row expression that does not type-check against this input's
   // column types (RuleError naming the rule file line).
@@ -39,6 +40,7 @@ class BatchEvaluator {
   void RunRowChecks(const Binding& binding, const Batch& batch, BatchResult* result) const;
 
   std::shared_ptr<const Plan> plan_;
+  bool profile_columns_;
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const Binding>> bindings_;
 };

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "exec/column_profile.h"
 #include "exec/typed_column.h"
 #include "io/batch.h"
 
@@ -41,6 +42,7 @@ struct BatchResult {
   std::vector<uint8_t> bad;                // per row: violates an error check (unique added at merge)
   std::vector<SchemaProblem> schema_problems;
   std::vector<int> input_column;           // per plan column slot: index in batch->columns, or -1
+  std::vector<ColumnProfile> profiles;     // per plan column slot, when profiling (else empty)
 };
 
 }  // namespace griffin

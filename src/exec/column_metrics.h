@@ -43,6 +43,7 @@ class ColumnMetrics {
   std::optional<int64_t> min_int() const { return count_ ? std::optional(min_i_) : std::nullopt; }
   std::optional<int64_t> max_int() const { return count_ ? std::optional(max_i_) : std::nullopt; }
   int64_t distinct() const { return distinct_ ? distinct_->size() : 0; }
+  bool has_exact_distinct() const { return distinct_ != nullptr; }
   std::optional<double> quantile_float(double q) const;
   std::optional<int64_t> quantile_int(double q) const;
   ValueType type() const { return type_; }

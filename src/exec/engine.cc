@@ -98,8 +98,8 @@ int ResolveThreads(int threads) {
 Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& source, const RunOptions& options) {
   const auto start = Clock::now();
   const int threads = ResolveThreads(options.threads);
-  BatchEvaluator evaluator(plan);
-  Merger merger(plan, options.max_violations);
+  BatchEvaluator evaluator(plan, options.profile_columns);
+  Merger merger(plan, options.max_violations, options.on_rows);
   OrderedPipeline pipeline(evaluator, threads);
   const int64_t max_in_flight = 2 * threads + 1;
   int64_t submitted = 0, merged = 0;
@@ -123,7 +123,8 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
       continue;  // drain what is in flight
     }
     if (failure.ok()) {
-      merger.Merge(**result);
+      failure = merger.Merge(**result);
+      if (!failure.ok()) continue;  // drain what is in flight
       if (merged == 1 && first_chunk_bytes > 0 && source.total_bytes() > first_chunk_bytes) {
         const double rows_per_byte = static_cast<double>(merger.rows()) / static_cast<double>(first_chunk_bytes);
         merger.ReserveForRows(static_cast<int64_t>(rows_per_byte * static_cast<double>(source.total_bytes()) * 1.05));

@@ -15,6 +15,7 @@
 #include "io/input_source.h"
 #include "plan/plan.h"
 #include "report/report.h"
+#include "sinks/row_sink.h"
 #include "util/status.h"
 
 namespace griffin {
@@ -31,6 +32,10 @@ struct RunOptions {
   int64_t max_violations = 1000;
   // Called from the calling thread after merged batches, at most every 100 ms.
   std::function<void(const Progress&)> progress;
+  // Receives each batch's row verdicts in input order (clean/quarantine outputs).
+  std::function<Status(const RowVerdicts&)> on_rows;
+  // Compute per-column profiles (Report::column_summaries) for the run store.
+  bool profile_columns = false;
 };
 
 // Errors: input errors (exit 3) from reading/decoding, rule errors (exit 2)

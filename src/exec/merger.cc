@@ -50,8 +50,8 @@ MetricNeeds NeedsOf(TableMetric metric) {
 
 }  // namespace
 
-Merger::Merger(std::shared_ptr<const Plan> plan, int64_t max_violations)
-    : plan_(std::move(plan)), max_violations_(max_violations) {
+Merger::Merger(std::shared_ptr<const Plan> plan, int64_t max_violations, RowConsumer row_consumer)
+    : plan_(std::move(plan)), max_violations_(max_violations), row_consumer_(std::move(row_consumer)) {
   const size_t num_checks = plan_->checks().size();
   evaluated_.assign(num_checks, 0);
   violations_.assign(num_checks, 0);
@@ -115,11 +115,18 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
   }
 }
 
-void Merger::Merge(BatchResult& result) {
+Status Merger::Merge(BatchResult& result) {
   const Batch& batch = *result.batch;
   const int64_t base = rows_;
   std::vector<std::vector<int64_t>> first_rows(plan_->checks().size());
   MergeUnique(result, base, &first_rows);
+  if (row_consumer_) RETURN_IF_ERROR(EmitRowVerdicts(result, base, first_rows));
+  if (!result.profiles.empty()) {
+    profiles_.resize(result.profiles.size());
+    for (size_t slot = 0; slot < profiles_.size(); ++slot) profiles_[slot].Merge(result.profiles[slot]);
+  }
+  if (input_rows_.size() <= static_cast<size_t>(batch.input_index)) input_rows_.resize(batch.input_index + 1, 0);
+  input_rows_[batch.input_index] += batch.num_rows;
 
   for (const SchemaProblem& problem : result.schema_problems) {
     bool seen = false;
@@ -149,6 +156,77 @@ void Merger::Merge(BatchResult& result) {
   for (int64_t r = 0; r < batch.num_rows; ++r) bad_rows_ += result.bad[r];
   if (static_cast<int64_t>(violations_list_.size()) < max_violations_) CollectViolations(result, base, first_rows);
   rows_ += batch.num_rows;
+  return Status::OK();
+}
+
+Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
+                               const std::vector<std::vector<int64_t>>& first_rows) {
+  const Batch& batch = *result.batch;
+  // Every error-severity violation of the batch, ordered by (row, check position).
+  struct Entry {
+    int32_t row;
+    int position;   // check index; -1 malformed
+    size_t ordinal; // index into that check's row list (or malformed_records)
+  };
+  std::vector<Entry> entries;
+  for (size_t i = 0; i < batch.malformed_records.size(); ++i)
+    entries.push_back({static_cast<int32_t>(batch.malformed_records[i].row_in_batch), -1, i});
+  for (size_t c = 0; c < result.checks.size(); ++c) {
+    if (plan_->checks()[c].options.severity != Severity::kError) continue;
+    const auto& rows = result.checks[c].rows;
+    for (size_t i = 0; i < rows.size(); ++i) entries.push_back({rows[i], static_cast<int>(c), i});
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.row != b.row ? a.row < b.row : a.position < b.position;
+  });
+  RowVerdicts verdicts;
+  verdicts.batch = &batch;
+  verdicts.base_row = base;
+  verdicts.bad = result.bad.data();
+  verdicts.error_offsets.push_back(0);
+  for (size_t e = 0; e < entries.size(); ++e) {
+    const Entry& entry = entries[e];
+    if (verdicts.bad_rows.empty() || verdicts.bad_rows.back() != entry.row) {
+      if (!verdicts.bad_rows.empty()) verdicts.error_offsets.push_back(static_cast<uint32_t>(verdicts.errors.size()));
+      verdicts.bad_rows.push_back(entry.row);
+    }
+    if (entry.position < 0) {
+      verdicts.errors.push_back({"malformed", batch.malformed_records[entry.ordinal].reason});
+      continue;
+    }
+    const CheckInfo& info = plan_->checks()[entry.position];
+    const int slot = check_slot_[entry.position];
+    JsonScalar value = slot >= 0 ? ValueAsRead(batch, result.input_column[slot], entry.row) : JsonScalar::Null();
+    const int64_t first = first_rows[entry.position].empty() ? -1 : first_rows[entry.position][entry.ordinal];
+    verdicts.errors.push_back(
+        {info.name, ViolationMessage(*plan_, entry.position, column_checks_[entry.position], value, base + entry.row, first)});
+  }
+  verdicts.error_offsets.push_back(static_cast<uint32_t>(verdicts.errors.size()));
+  return row_consumer_(verdicts);
+}
+
+std::vector<ColumnSummary> Merger::ColumnSummaries() const {
+  std::vector<ColumnSummary> summaries;
+  for (size_t slot = 0; slot < profiles_.size(); ++slot) {
+    const ColumnPlan& column = plan_->columns()[slot];
+    if (!column.declared) continue;
+    const ColumnProfile& profile = profiles_[slot];
+    ColumnSummary summary;
+    summary.column = column.name;
+    summary.count = profile.count();
+    summary.nulls = profile.nulls();
+    summary.min = profile.MinText();
+    summary.max = profile.MaxText();
+    summary.mean = profile.mean();
+    summary.stddev = profile.stddev();
+    summary.distinct = profile.distinct();
+    if (metrics_[slot] && metrics_[slot]->has_exact_distinct()) {  // a distinct_count check counted exactly
+      summary.distinct = metrics_[slot]->distinct();
+      summary.distinct_exact = true;
+    }
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
 }
 
 void Merger::CollectViolations(const BatchResult& result, int64_t base,
@@ -322,6 +400,8 @@ Report Merger::Finish() {
   }
   if (report.score_min && report.quality_score < *report.score_min) passed = false;
   report.passed = passed;
+  report.column_summaries = ColumnSummaries();
+  report.input_rows = input_rows_;
   return report;
 }
 

@@ -5,6 +5,7 @@
 // report identical for any thread count and batch size.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -14,15 +15,19 @@
 #include "exec/unique_set.h"
 #include "plan/plan.h"
 #include "report/report.h"
+#include "sinks/row_sink.h"
 
 namespace griffin {
 
 class Merger {
  public:
-  Merger(std::shared_ptr<const Plan> plan, int64_t max_violations);
+  // Receives every batch's row verdicts, in input order (clean/quarantine sinks).
+  using RowConsumer = std::function<Status(const RowVerdicts&)>;
 
-  // Merges the next batch (in input order). Callbacks for sinks can hook in here later.
-  void Merge(BatchResult& result);
+  Merger(std::shared_ptr<const Plan> plan, int64_t max_violations, RowConsumer row_consumer = nullptr);
+
+  // Merges the next batch (in input order). Errors come from the row consumer.
+  Status Merge(BatchResult& result);
 
   // Builds the report (checks, verdict, score). Inputs/ids/timing are the caller's.
   Report Finish();
@@ -47,6 +52,9 @@ class Merger {
   void CollectViolations(const BatchResult& result, int64_t base,
                          const std::vector<std::vector<int64_t>>& first_rows);
   CheckReport TableCheckReport(const TablePlan& table) const;
+  Status EmitRowVerdicts(const BatchResult& result, int64_t base,
+                         const std::vector<std::vector<int64_t>>& first_rows);
+  std::vector<ColumnSummary> ColumnSummaries() const;
 
   std::shared_ptr<const Plan> plan_;
   int64_t max_violations_;
@@ -60,6 +68,9 @@ class Merger {
   std::vector<ViolationReport> violations_list_;
   std::vector<SchemaError> schema_errors_;
   std::map<int, std::vector<uint8_t>> json_columns_seen_;   // JSON lines: input -> per slot seen
+  RowConsumer row_consumer_;
+  std::vector<ColumnProfile> profiles_;                      // per slot, when the batches carry them
+  std::vector<int64_t> input_rows_;                          // by input index
 };
 
 }  // namespace griffin

@@ -55,6 +55,16 @@ struct SchemaError {
   std::string message;
 };
 
+// Per-column profile of a run (recorded in the run store, not in the JSON report).
+struct ColumnSummary {
+  std::string column;
+  int64_t count = 0, nulls = 0;
+  std::optional<std::string> min, max;
+  std::optional<double> mean, stddev;
+  int64_t distinct = 0;
+  bool distinct_exact = false;
+};
+
 struct Report {
   std::string griffin_version;
   std::string run_id;
@@ -74,6 +84,9 @@ struct Report {
   double elapsed_s = 0;
   int threads = 1;
   int64_t input_bytes = 0;
+  // Not in the JSON report; for the run store's metrics and lineage:
+  std::vector<ColumnSummary> column_summaries;  // declared columns, when profiling was on
+  std::vector<int64_t> input_rows;              // rows read from each input, by input index
 };
 
 }  // namespace griffin

@@ -1,0 +1,238 @@
+#include "cli/store_commands.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/exit_codes.h"
+#include "report/json_writer.h"
+#include "report/junit_writer.h"
+#include "report/report_reader.h"
+#include "report/text_writer.h"
+#include "store/run_store.h"
+
+namespace griffin {
+namespace {
+
+void AddCommonOptions(CLI::App* cmd, StoreCommandArgs* args, const char* formats) {
+  cmd->add_option("--store", args->store_uri, "The run store (default .griffin/griffin.db)");
+  cmd->add_option("--format", args->format, formats)->capture_default_str();
+}
+
+int Fail(const Status& status) {
+  std::fprintf(stderr, "griffin: %s\n", status.message().c_str());
+  return ExitCodeFor(status);
+}
+
+Result<std::unique_ptr<RunStore>> Open(const StoreCommandArgs& args) {
+  return OpenRunStore(args.store_uri.empty() ? DefaultStoreUri() : args.store_uri);
+}
+
+void Print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+std::string Sparkline(const std::vector<double>& values) {
+  static const char* kBars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+  std::string out;
+  for (double v : values) {
+    int level = static_cast<int>(std::clamp(v, 0.0, 1.0) * 7.0 + 0.5);
+    out += kBars[level];
+  }
+  return out;
+}
+
+std::string LineDiff(const std::string& before, const std::string& after) {
+  const std::vector<std::string> a = SplitLines(before), b = SplitLines(after);
+  // Longest common subsequence table (rule files are small).
+  std::vector<std::vector<int>> lcs(a.size() + 1, std::vector<int>(b.size() + 1, 0));
+  for (size_t i = a.size(); i-- > 0;)
+    for (size_t j = b.size(); j-- > 0;)
+      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+  std::string out;
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (i < a.size() && j < b.size() && a[i] == b[j]) {
+      out += "  " + a[i++] + "\n";
+      ++j;
+    } else if (j < b.size() && (i == a.size() || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      out += "+ " + b[j++] + "\n";
+    } else {
+      out += "- " + a[i++] + "\n";
+    }
+  }
+  return out;
+}
+
+CLI::App* AddHistoryCommand(CLI::App& app, StoreCommandArgs* args) {
+  CLI::App* cmd = app.add_subcommand("history", "List the recorded runs of a dataset, newest first, with a score trend");
+  cmd->add_option("dataset", args->dataset, "The dataset name (the rule file's `dataset:`)")->required();
+  cmd->add_option("--limit", args->limit, "How many runs")->capture_default_str();
+  AddCommonOptions(cmd, args, "text or json");
+  cmd->footer("\nExample:\n  griffin history transactions --format json | jq '.runs[0]'");
+  return cmd;
+}
+
+CLI::App* AddShowCommand(CLI::App& app, StoreCommandArgs* args) {
+  CLI::App* cmd = app.add_subcommand("show", "Print the stored report of a run again");
+  cmd->add_option("run_id", args->run_id, "The run id (from griffin history or the JSON report)")->required();
+  AddCommonOptions(cmd, args, "text, json or junit");
+  return cmd;
+}
+
+CLI::App* AddRulesCommand(CLI::App& app, StoreCommandArgs* args) {
+  CLI::App* cmd = app.add_subcommand("rules", "List the rule-file versions seen for a dataset, or diff two of them");
+  cmd->add_option("dataset", args->dataset, "The dataset name")->required();
+  cmd->add_option("--diff", args->diff_from, "Show the change between two versions: --diff A --to B")
+      ->description("A version number (1 = oldest) or a sha256 prefix");
+  cmd->add_option("--to", args->diff_to, "The later version for --diff (default: the newest)");
+  AddCommonOptions(cmd, args, "text or json");
+  return cmd;
+}
+
+int RunHistoryCommand(const StoreCommandArgs& args) {
+  if (args.format != "text" && args.format != "json") return Fail(Status::UsageError("--format: text or json"));
+  auto store = Open(args);
+  if (!store.ok()) return Fail(store.status());
+  auto runs = (*store)->History(args.dataset, args.limit);
+  if (!runs.ok()) return Fail(runs.status());
+  if (args.format == "json") {
+    std::string out = "{\"dataset\": ";
+    AppendJsonString(args.dataset, &out);
+    out += ", \"runs\": [";
+    for (size_t i = 0; i < runs->size(); ++i) {
+      const RunSummary& r = (*runs)[i];
+      out += i ? ",\n  {" : "\n  {";
+      out += "\"run_id\": ";
+      AppendJsonString(r.run_id, &out);
+      out += ", \"started_at\": ";
+      AppendJsonString(r.started_at, &out);
+      out += ", \"rows\": " + std::to_string(r.rows) + ", \"bad_rows\": " + std::to_string(r.bad_rows) +
+             ", \"quality_score\": " + (r.status == "complete" ? JsonScalar::Number(r.quality_score).text : "null") +
+             ", \"passed\": " + (r.status == "complete" ? (r.passed ? "true" : "false") : "null") +
+             ", \"version\": " + std::to_string(r.version) + ", \"status\": ";
+      AppendJsonString(r.status, &out);
+      out += "}";
+    }
+    out += runs->empty() ? "]}\n" : "\n]}\n";
+    Print(out);
+    return kExitPassed;
+  }
+  if (runs->empty()) {
+    Print("no runs recorded for dataset '" + args.dataset + "' in " + (*store)->Describe() + "\n");
+    return kExitPassed;
+  }
+  std::string out;
+  std::vector<double> scores;  // oldest first for the trend
+  for (auto it = runs->rbegin(); it != runs->rend(); ++it)
+    if (it->status == "complete") scores.push_back(it->quality_score);
+  out += "dataset " + args.dataset + "   " + std::to_string(runs->size()) + " runs";
+  if (isatty(STDOUT_FILENO) && !scores.empty()) out += "   score trend " + Sparkline(scores);
+  out += "\n\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-36s  %7s  %-20s  %12s  %10s  %8s  %s\n", "RUN", "VERSION", "STARTED", "ROWS",
+                "BAD ROWS", "SCORE", "VERDICT");
+  out += line;
+  for (const RunSummary& r : *runs) {
+    std::string verdict = r.status != "complete" ? r.status : (r.passed ? "passed" : "FAILED");
+    std::string score = r.status == "complete" ? std::to_string(r.quality_score).substr(0, 8) : "-";
+    std::snprintf(line, sizeof line, "%-36s  %7lld  %-20s  %12lld  %10lld  %8s  %s\n", r.run_id.c_str(),
+                  static_cast<long long>(r.version), r.started_at.substr(0, 19).c_str(),
+                  static_cast<long long>(r.rows), static_cast<long long>(r.bad_rows), score.c_str(), verdict.c_str());
+    out += line;
+  }
+  Print(out);
+  return kExitPassed;
+}
+
+int RunShowCommand(const StoreCommandArgs& args) {
+  if (args.format != "text" && args.format != "json" && args.format != "junit")
+    return Fail(Status::UsageError("--format: text, json or junit"));
+  auto store = Open(args);
+  if (!store.ok()) return Fail(store.status());
+  auto json = (*store)->ReportJson(args.run_id);
+  if (!json.ok()) return Fail(json.status());
+  if (!json->has_value())
+    return Fail(Status::UsageError("no finished run '" + args.run_id + "' in " + (*store)->Describe()));
+  if (args.format == "json") {
+    Print(**json);
+    return kExitPassed;
+  }
+  auto report = ReportFromJson(**json, "run " + args.run_id);
+  if (!report.ok()) return Fail(report.status());
+  Print(args.format == "junit" ? ReportToJunit(*report) : ReportToText(*report, isatty(STDOUT_FILENO)));
+  return kExitPassed;
+}
+
+int RunRulesCommand(const StoreCommandArgs& args) {
+  if (args.format != "text" && args.format != "json") return Fail(Status::UsageError("--format: text or json"));
+  auto store = Open(args);
+  if (!store.ok()) return Fail(store.status());
+  auto versions = (*store)->RuleVersions(args.dataset);
+  if (!versions.ok()) return Fail(versions.status());
+  auto find = [&](const std::string& key) -> const RuleVersionRecord* {
+    if (!key.empty() && std::all_of(key.begin(), key.end(), ::isdigit) && key.size() < 6) {
+      size_t index = std::stoul(key);
+      return index >= 1 && index <= versions->size() ? &(*versions)[index - 1] : nullptr;
+    }
+    const RuleVersionRecord* found = nullptr;
+    for (const RuleVersionRecord& v : *versions)
+      if (!key.empty() && v.sha256.rfind(key, 0) == 0) {
+        if (found) return nullptr;  // ambiguous prefix
+        found = &v;
+      }
+    return found;
+  };
+  if (!args.diff_from.empty()) {
+    const RuleVersionRecord* from = find(args.diff_from);
+    const RuleVersionRecord* to = args.diff_to.empty() ? (versions->empty() ? nullptr : &versions->back())
+                                                       : find(args.diff_to);
+    if (!from || !to) return Fail(Status::UsageError("--diff: no single rule version matches; see griffin rules " + args.dataset));
+    Print("--- " + from->sha256.substr(0, 12) + " (first seen " + from->first_seen + ")\n+++ " +
+          to->sha256.substr(0, 12) + " (first seen " + to->first_seen + ")\n" + LineDiff(from->text, to->text));
+    return kExitPassed;
+  }
+  if (args.format == "json") {
+    std::string out = "{\"dataset\": ";
+    AppendJsonString(args.dataset, &out);
+    out += ", \"versions\": [";
+    for (size_t i = 0; i < versions->size(); ++i) {
+      const RuleVersionRecord& v = (*versions)[i];
+      out += i ? ", {" : "{";
+      out += "\"version\": " + std::to_string(i + 1) + ", \"sha256\": ";
+      AppendJsonString(v.sha256, &out);
+      out += ", \"first_seen\": ";
+      AppendJsonString(v.first_seen, &out);
+      out += ", \"runs\": " + std::to_string(v.runs) + ", \"text\": ";
+      AppendJsonString(v.text, &out);
+      out += "}";
+    }
+    Print(out + "]}\n");
+    return kExitPassed;
+  }
+  std::string out = "rule versions of dataset " + args.dataset + " (oldest first)\n";
+  for (size_t i = 0; i < versions->size(); ++i) {
+    const RuleVersionRecord& v = (*versions)[i];
+    out += "  " + std::to_string(i + 1) + "  " + v.sha256.substr(0, 12) + "  first seen " + v.first_seen + "  " +
+           std::to_string(v.runs) + " runs\n";
+  }
+  if (versions->size() > 1) out += "\ngriffin rules " + args.dataset + " --diff 1 --to " + std::to_string(versions->size()) + "   shows what changed\n";
+  Print(out);
+  return kExitPassed;
+}
+
+}  // namespace griffin

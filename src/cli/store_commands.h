@@ -1,0 +1,38 @@
+// The run-store commands: `griffin history DATASET`, `griffin show RUN_ID`,
+// `griffin rules DATASET`. Each reads the store (default .griffin/griffin.db,
+// or --store URI) and prints; exit 0, 2 (usage), 3 (store unreadable).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace griffin {
+
+struct StoreCommandArgs {
+  std::string store_uri;
+  std::string format = "text";
+  std::string dataset;        // history, rules
+  std::string run_id;         // show
+  int limit = 50;             // history
+  std::string diff_from, diff_to;  // rules --diff A B (sha256 prefixes or 1-based version numbers)
+};
+
+CLI::App* AddHistoryCommand(CLI::App& app, StoreCommandArgs* args);
+CLI::App* AddShowCommand(CLI::App& app, StoreCommandArgs* args);
+CLI::App* AddRulesCommand(CLI::App& app, StoreCommandArgs* args);
+
+int RunHistoryCommand(const StoreCommandArgs& args);
+int RunShowCommand(const StoreCommandArgs& args);
+int RunRulesCommand(const StoreCommandArgs& args);
+
+// A sparkline of values in [0, 1] (one of ▁▂▃▄▅▆▇█ per value), for terminals.
+std::string Sparkline(const std::vector<double>& values);
+
+// A unified-style line diff of two texts ("-" removed, "+" added, " " kept).
+std::string LineDiff(const std::string& before, const std::string& after);
+
+}  // namespace griffin

@@ -1,0 +1,83 @@
+#include "cli/store_records.h"
+
+#include <sys/stat.h>
+
+#include <chrono>
+
+#include "report/json_writer.h"
+#include "util/value_parse.h"
+
+namespace griffin {
+
+std::string IsoNow() {
+  const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count();
+  return FormatTimestamp(micros);
+}
+
+std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, const std::vector<int64_t>& rows) {
+  std::vector<InputLineage> inputs;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    InputLineage input;
+    input.path = paths[i];
+    struct stat info {};
+    if (paths[i] != "-" && ::stat(paths[i].c_str(), &info) == 0) {
+      input.size = info.st_size;
+      input.mtime_ns = static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+    }
+    input.rows = i < rows.size() ? rows[i] : 0;
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
+FinishRunRequest MakeFinishRequest(const Report& report, const std::string& report_json,
+                                   const std::vector<InputLineage>& inputs,
+                                   const std::vector<OutputSummary>& outputs) {
+  FinishRunRequest request;
+  request.ended_at = IsoNow();
+  request.rows = report.rows;
+  request.bad_rows = report.bad_rows;
+  request.malformed_rows = report.malformed_rows;
+  request.quality_score = report.quality_score;
+  request.passed = report.passed;
+  request.report_json = report_json;
+  for (size_t i = 0; i < report.checks.size(); ++i) {
+    const CheckReport& c = report.checks[i];
+    CheckResultRecord record;
+    record.position = static_cast<int>(i);
+    record.name = c.name;
+    record.column = c.column.value_or("");
+    record.check = c.check;
+    record.severity = c.severity;
+    record.evaluated = c.evaluated;
+    record.violations = c.violations;
+    record.pass_rate = c.pass_rate;
+    if (c.is_table) {
+      std::string observed;
+      if (c.observed.kind == JsonScalar::Kind::kString) AppendJsonString(c.observed.text, &observed);
+      else observed = c.observed.is_null() ? "null" : c.observed.text;
+      record.observed = observed;
+    }
+    record.passed = c.passed;
+    request.checks.push_back(std::move(record));
+  }
+  for (const ColumnSummary& s : report.column_summaries) {
+    ColumnMetricsRecord record;
+    record.column = s.column;
+    record.count = s.count;
+    record.nulls = s.nulls;
+    record.min = s.min;
+    record.max = s.max;
+    record.mean = s.mean;
+    record.stddev = s.stddev;
+    record.distinct = s.distinct;
+    record.distinct_exact = s.distinct_exact;
+    request.columns.push_back(std::move(record));
+  }
+  request.inputs = inputs;
+  for (const OutputSummary& o : outputs) request.outputs.push_back({o.path, o.kind, o.rows, o.bytes, o.sha256});
+  return request;
+}
+
+}  // namespace griffin
