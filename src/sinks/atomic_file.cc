@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,17 +47,6 @@ Status WriteAll(int fd, const char* data, size_t size) {
   return Status::OK();
 }
 
-// Hashes the first `size` bytes of `fd` through a read-only mapping, so a
-// large output is not held in memory.
-Result<std::string> HashFile(int fd, int64_t size) {
-  if (size == 0) return Sha256Hex("");
-  void* map = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED) return Status(StatusCode::kInternal, std::strerror(errno));
-  ::madvise(map, static_cast<size_t>(size), MADV_SEQUENTIAL);
-  std::string hex = Sha256Hex(std::string_view(static_cast<const char*>(map), static_cast<size_t>(size)));
-  ::munmap(map, static_cast<size_t>(size));
-  return hex;
-}
 
 // Temp files of the same output left by a process that died (SIGKILL, power
 // loss) would pile up run after run; remove those whose pid no longer exists.
@@ -127,6 +115,7 @@ Status AtomicFile::Append(std::string_view bytes) {
   }
   RETURN_IF_ERROR(Flush());
   if (bytes.size() >= kBufferBytes) {
+    hash_.Update(bytes);
     Status status = WriteAll(fd_, bytes.data(), bytes.size());
     if (!status.ok()) return Status::InputError(final_path_ + ": write failed: " + status.message());
     return Status::OK();
@@ -137,6 +126,7 @@ Status AtomicFile::Append(std::string_view bytes) {
 
 Status AtomicFile::Flush() {
   if (buffer_.empty()) return Status::OK();
+  hash_.Update(buffer_);  // hashed as written: no read-back of a large file
   Status status = WriteAll(fd_, buffer_.data(), buffer_.size());
   buffer_.clear();
   if (!status.ok()) return Status::InputError(final_path_ + ": write failed: " + status.message());
@@ -155,12 +145,7 @@ Result<AtomicFile::Committed> AtomicFile::Commit() {
     Abort();
     return error;
   }
-  Result<std::string> hash = HashFile(fd_, bytes_written_);
-  if (!hash.ok()) {
-    Status error = Status::InputError(final_path_ + ": cannot read back for its checksum: " + hash.status().message());
-    Abort();
-    return error;
-  }
+  std::string hash = hash_.FinishHex();
   ::close(fd_);
   fd_ = -1;
   if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
@@ -179,7 +164,7 @@ Result<AtomicFile::Committed> AtomicFile::Commit() {
   }
   Committed done;
   done.bytes = bytes_written_;
-  done.sha256 = std::move(*hash);
+  done.sha256 = std::move(hash);
   return done;
 }
 

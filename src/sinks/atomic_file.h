@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "util/sha256.h"
 #include "util/status.h"
 
 namespace griffin {
@@ -63,6 +64,7 @@ class AtomicFile {
   std::string temp_path_;
   int fd_ = -1;
   std::string buffer_;
+  Sha256Stream hash_;  // of every byte written, in order
   int64_t bytes_written_ = 0;
 };
 

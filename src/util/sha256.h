@@ -17,4 +17,21 @@ std::array<uint8_t, 32> Sha256(std::string_view data);
 // The digest of `data` as 64 lower-case hex digits.
 std::string Sha256Hex(std::string_view data);
 
+// Incremental SHA-256 for data that arrives in pieces (output files as they
+// are written). Not thread-safe.
+class Sha256Stream {
+ public:
+  Sha256Stream();
+  ~Sha256Stream();
+  Sha256Stream(const Sha256Stream&) = delete;
+  Sha256Stream& operator=(const Sha256Stream&) = delete;
+  void Update(std::string_view data);
+  // The hex digest of everything passed to Update; call once.
+  std::string FinishHex();
+
+ private:
+  struct State;
+  State* state_;
+};
+
 }  // namespace griffin

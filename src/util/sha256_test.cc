@@ -30,5 +30,15 @@ TEST(Sha256, PaddingBoundaries) {
             "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
 
+TEST(Sha256, StreamEqualsOneShot) {
+  std::string data;
+  for (int i = 0; i < 100000; ++i) data += static_cast<char>('a' + i % 26);
+  Sha256Stream stream;
+  for (size_t pos = 0; pos < data.size(); pos += 777) stream.Update(std::string_view(data).substr(pos, 777));
+  EXPECT_EQ(stream.FinishHex(), Sha256Hex(data));
+  Sha256Stream empty;
+  EXPECT_EQ(empty.FinishHex(), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
 }  // namespace
 }  // namespace griffin
