@@ -18,6 +18,7 @@
 #include "report/junit_writer.h"
 #include "report/text_writer.h"
 #include "rules/rule_loader.h"
+#include "cli/schema_drift.h"
 #include "cli/store_records.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
@@ -142,6 +143,29 @@ class Outputs {
   std::unique_ptr<RowSink> quarantine_, clean_;
 };
 
+// The schema snapshot cache: an input whose file is unchanged (same path,
+// size and mtime) under the same rules reuses its cached schema as is; a
+// changed file is compared with the schema cached last time, the differences
+// go into the report, and the new schema replaces the old.
+Status UpdateSchemaCache(RunStore& store, const std::string& rules_sha256, const std::vector<InputLineage>& inputs,
+                         Report* report) {
+  for (size_t i = 0; i < inputs.size() && i < report->input_schemas.size(); ++i) {
+    const InputLineage& input = inputs[i];
+    const std::string& schema = report->input_schemas[i];
+    if (input.size < 0 || schema.empty()) continue;  // stdin has no identity to cache under
+    const SchemaCacheKey key{input.path, input.size, input.mtime_ns, rules_sha256};
+    ASSIGN_OR_RETURN(std::optional<std::string> cached, store.CachedSchema(key));
+    if (cached && *cached == schema) continue;  // unchanged file: the cached snapshot stands
+    ASSIGN_OR_RETURN(std::optional<std::string> previous, store.PreviousSchema(input.path, rules_sha256));
+    if (previous) {
+      for (std::string& change : DescribeSchemaChanges(input.path, *previous, schema))
+        report->schema_changes.push_back(std::move(change));
+    }
+    RETURN_IF_ERROR(store.CacheSchema(key, schema));
+  }
+  return Status::OK();
+}
+
 void PrintError(const Status& status) { std::fprintf(stderr, "griffin: %s\n", status.message().c_str()); }
 
 }  // namespace
@@ -217,10 +241,14 @@ int RunValidateCommand(const ValidateArgs& args) {
     PrintError(committed.status());
     return kExitInput;
   }
+  const std::vector<InputLineage> lineage = DescribeInputs(prepared->inputs, report->input_rows);
+  if (store && ticket) {
+    Status cached = UpdateSchemaCache(*store, prepared->rules.sha256, lineage, &*report);
+    if (!cached.ok()) store_status = cached;
+  }
   const std::string json = ReportToJson(*report);
   if (store && ticket) {
-    FinishRunRequest finish = MakeFinishRequest(*report, json, DescribeInputs(prepared->inputs, report->input_rows),
-                                                *committed);
+    FinishRunRequest finish = MakeFinishRequest(*report, json, lineage, *committed);
     Status finished = store->FinishRun(run_id, finish);
     if (!finished.ok()) store_status = finished;
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "exec/violation_messages.h"
+#include "report/json_writer.h"
 #include "util/value_parse.h"
 
 namespace griffin {
@@ -126,6 +127,20 @@ Status Merger::Merge(BatchResult& result) {
     for (size_t slot = 0; slot < profiles_.size(); ++slot) profiles_[slot].Merge(result.profiles[slot]);
   }
   if (input_rows_.size() <= static_cast<size_t>(batch.input_index)) input_rows_.resize(batch.input_index + 1, 0);
+  if (input_schemas_.size() <= static_cast<size_t>(batch.input_index)) input_schemas_.resize(batch.input_index + 1);
+  if (input_schemas_[batch.input_index].empty()) {
+    std::string schema = "[";
+    for (const BatchColumn& column : batch.columns) {
+      if (schema.size() > 1) schema += ", ";
+      schema += "{\"name\": ";
+      AppendJsonString(column.name, &schema);
+      schema += ", \"type\": ";
+      AppendJsonString(column.array ? column.array->type()->ToString()
+                                    : (column.text.json_kinds.empty() ? "text" : "json"), &schema);
+      schema += "}";
+    }
+    input_schemas_[batch.input_index] = schema + "]";
+  }
   input_rows_[batch.input_index] += batch.num_rows;
 
   for (const SchemaProblem& problem : result.schema_problems) {
@@ -402,6 +417,7 @@ Report Merger::Finish() {
   report.passed = passed;
   report.column_summaries = ColumnSummaries();
   report.input_rows = input_rows_;
+  report.input_schemas = input_schemas_;
   return report;
 }
 

@@ -71,6 +71,7 @@ class Merger {
   RowConsumer row_consumer_;
   std::vector<ColumnProfile> profiles_;                      // per slot, when the batches carry them
   std::vector<int64_t> input_rows_;                          // by input index
+  std::vector<std::string> input_schemas_;                   // by input index (JSON)
 };
 
 }  // namespace griffin

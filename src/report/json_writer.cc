@@ -134,6 +134,14 @@ std::string ReportToJson(const Report& report) {
   out += ",\n  "; Key("violations_truncated", &out); out += report.violations_truncated ? "true" : "false";
   out += ",\n  "; Key("elapsed_s", &out); AppendNumber(report.elapsed_s, &out);
   if (report.score_min) { out += ",\n  "; Key("score_min", &out); AppendNumber(*report.score_min, &out); }
+  if (!report.schema_changes.empty()) {
+    out += ",\n  "; Key("schema_changes", &out); out += "[";
+    for (size_t i = 0; i < report.schema_changes.size(); ++i) {
+      if (i) out += ", ";
+      AppendJsonString(report.schema_changes[i], &out);
+    }
+    out += "]";
+  }
   out += "\n}\n";
   return out;
 }

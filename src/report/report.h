@@ -87,6 +87,12 @@ struct Report {
   // Not in the JSON report; for the run store's metrics and lineage:
   std::vector<ColumnSummary> column_summaries;  // declared columns, when profiling was on
   std::vector<int64_t> input_rows;              // rows read from each input, by input index
+  // The schema each input showed, by input index: JSON [{"name": .., "type": ..}]
+  // (type: an Arrow type, or "text" / "json" for text inputs). For the schema cache.
+  std::vector<std::string> input_schemas;
+  // In the reports too: how each input's schema changed since the last run of
+  // the same rules over it ("in.csv: column 'x' added"), from the run store.
+  std::vector<std::string> schema_changes;
 };
 
 }  // namespace griffin

@@ -71,6 +71,8 @@ Result<Report> ReportFromJson(const std::string& json, const std::string& source
   if (field("violations_truncated")) report.violations_truncated = e.is_bool() && e.get_bool().value();
   if (field("elapsed_s")) report.elapsed_s = Number(e);
   if (field("score_min") && !e.is_null()) report.score_min = Number(e);
+  if (field("schema_changes"))
+    for (element change : e.get_array()) report.schema_changes.push_back(Text(change));
   if (field("schema_errors"))
     for (element error : e.get_array())
       report.schema_errors.push_back({OptionalText(error, "column").value_or(""), OptionalText(error, "message").value_or("")});

@@ -57,6 +57,7 @@ TEST(ReportReaderTest, RoundTripsTheJsonReport) {
   malformed.message = "record has 2 fields, expected 3";
   report.violations.push_back(malformed);
   report.violations_truncated = true;
+  report.schema_changes = {"a.csv: column 'z' added"};
   const std::string json = ReportToJson(report);
   auto back = ReportFromJson(json, "stored");
   ASSERT_TRUE(back.ok()) << back.status().message();

@@ -61,6 +61,8 @@ std::string ReportToText(const Report& report, bool color) {
   }
   std::snprintf(line, sizeof line, "   %.2fs\n", report.elapsed_s);
   out += line;
+  for (const std::string& change : report.schema_changes)
+    out += std::string(yellow) + "schema changed: " + reset + change + "\n";
   for (const SchemaError& error : report.schema_errors)
     out += std::string(red) + "schema: " + reset + error.column + ": " + error.message + "\n";
 

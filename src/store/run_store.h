@@ -127,6 +127,10 @@ class RunStore {
   // Stores the schema (JSON text) and drops entries of the same path with
   // another rules sha256.
   virtual Status CacheSchema(const SchemaCacheKey& key, const std::string& schema_json) = 0;
+  // The schema cached for `path` under these rules whatever the file's size
+  // and mtime (the previous version of a file that has changed since).
+  virtual Result<std::optional<std::string>> PreviousSchema(const std::string& path,
+                                                           const std::string& rules_sha256) = 0;
   virtual std::string Describe() const = 0;   // "sqlite:.griffin/griffin.db" (no passwords)
 };
 

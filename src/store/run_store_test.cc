@@ -278,6 +278,17 @@ TEST_P(RunStoreTest, SchemaCacheHitsOnTheSameKeyAndDropsOtherShas) {
   EXPECT_EQ(Rows("SELECT COUNT(*) FROM schema_cache")[0][0], "2");
 }
 
+TEST_P(RunStoreTest, PreviousSchemaIgnoresSizeAndMtimeButNotRules) {
+  auto store = OpenOrDie();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(*store->PreviousSchema("data/orders.csv", "sha-a"), std::nullopt);
+  ASSERT_TRUE(store->CacheSchema({"data/orders.csv", 100, 200, "sha-a"}, "[1]").ok());
+  EXPECT_EQ(Str(*store->PreviousSchema("data/orders.csv", "sha-a")), "[1]");
+  EXPECT_EQ(*store->PreviousSchema("data/orders.csv", "sha-b"), std::nullopt);
+  ASSERT_TRUE(store->CacheSchema({"data/orders.csv", 150, 300, "sha-a"}, "[2]").ok());  // the file changed
+  EXPECT_EQ(Str(*store->PreviousSchema("data/orders.csv", "sha-a")), "[2]");
+}
+
 TEST_P(RunStoreTest, NextBeginAbortsRunsOfTheDatasetRunningOver24Hours) {
   auto store = OpenOrDie();
   ASSERT_NE(store, nullptr);

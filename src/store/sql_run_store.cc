@@ -230,6 +230,15 @@ Result<std::optional<std::string>> SqlRunStore::CachedSchema(const SchemaCacheKe
   return rows[0][0];
 }
 
+Result<std::optional<std::string>> SqlRunStore::PreviousSchema(const std::string& path,
+                                                             const std::string& rules_sha256) {
+  ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT schema_json FROM schema_cache WHERE path = $1"
+                                           " AND rules_sha256 = $2 ORDER BY cached_at DESC LIMIT 1",
+                                           {Text(path), Text(rules_sha256)}));
+  if (rows.empty()) return std::optional<std::string>();
+  return rows[0][0];
+}
+
 Status SqlRunStore::CacheSchema(const SchemaCacheKey& key, const std::string& schema_json) {
   // One entry per path: another rules sha256, or another size/mtime (the
   // file changed, so that entry can never match again), is dropped.

@@ -33,6 +33,8 @@ class SqlRunStore : public RunStore {
   Result<std::vector<RuleVersionRecord>> RuleVersions(const std::string& dataset) override;
   Result<std::optional<std::string>> CachedSchema(const SchemaCacheKey& key) override;
   Status CacheSchema(const SchemaCacheKey& key, const std::string& schema_json) override;
+  Result<std::optional<std::string>> PreviousSchema(const std::string& path,
+                                                   const std::string& rules_sha256) override;
   std::string Describe() const override { return conn_->Describe(); }
 
  private:

@@ -199,3 +199,34 @@ def test_postgres_wrong_credentials(workdir):
 def test_concurrent_writers_postgres(workdir):
     require_pg()
     concurrent_runs(workdir, fresh_pg_database("griffin_concurrent"))
+
+
+def test_schema_snapshot_cache_reports_drift(workdir):
+    first = validate_json(workdir)
+    assert "schema_changes" not in first
+    again = validate_json(workdir)                      # same file, same rules: the snapshot is reused
+    assert "schema_changes" not in again
+    (workdir / "d.csv").write_text("id,amount,extra\n1,5,x\n2,-1,y\n2,3,z\n")
+    changed = validate_json(workdir)
+    assert changed["schema_changes"] == ["d.csv: column 'extra' added"]
+    text = run("validate", "-r", "rules.yaml", "d.csv", cwd=workdir).stdout.decode()
+    assert "schema changed" not in text                  # now cached: no change since
+    (workdir / "rules.yaml").write_text(RULES_V2)        # new rules: the cache starts over
+    (workdir / "d.csv").write_text(DATA)
+    assert "schema_changes" not in validate_json(workdir)
+    db = sqlite3.connect(workdir / ".griffin" / "griffin.db")
+    rows = db.execute("select path, schema_json from schema_cache").fetchall()
+    assert rows == [("d.csv", '[{"name": "id", "type": "text"}, {"name": "amount", "type": "text"}]')]
+
+
+def test_schema_drift_of_typed_input(workdir):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.table({"id": pa.array([1, 2], pa.int64()), "amount": pa.array([1.0, 2.0])}),
+                   workdir / "t.parquet")
+    proc = run("validate", "-r", "rules.yaml", "t.parquet", "--format", "json", cwd=workdir)
+    assert proc.returncode == 0, proc.stderr
+    pq.write_table(pa.table({"id": pa.array([1, 2], pa.int32()), "amount": pa.array([1.0, 2.0])}),
+                   workdir / "t.parquet")
+    proc = run("validate", "-r", "rules.yaml", "t.parquet", "--format", "json", cwd=workdir)
+    assert json.loads(proc.stdout)["schema_changes"] == ["t.parquet: column 'id' changed type from int64 to int32"]
