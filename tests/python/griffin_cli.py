@@ -24,7 +24,7 @@ def binary_path():
 def require_binary():
     path = binary_path()
     if not (path.is_file() and os.access(path, os.X_OK)):
-        pytest.skip(f"griffin binary not built ({path}); set GRIFFIN_BIN or build it")
+        pytest.fail(f"griffin binary not built ({path}); run scripts/setup.sh or set GRIFFIN_BIN")
     return path
 
 
