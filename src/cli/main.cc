@@ -18,6 +18,12 @@ int main(int argc, char** argv) {
   CLI::App app{"Griffin: a fast data-quality engine. Rules in YAML, compiled once, checked on every row."};
   app.set_version_flag("--version", std::string("griffin ") + GRIFFIN_VERSION + " (Apache Arrow 26)");
   app.require_subcommand(1);
+  app.footer(
+      "\nStart here:\n"
+      "  griffin validate -r examples/transactions.rules.yaml examples/transactions.csv\n"
+      "  griffin validate --help        every option, with examples\n"
+      "  griffin history transactions   the recorded runs of a dataset\n"
+      "\nRule files: docs/rules.md. Exit status: 0 passed, 1 failed checks, 2 bad rules or usage, 3 unreadable input/store.");
   griffin::ValidateArgs validate_args;
   CLI::App* validate = griffin::AddValidateCommand(app, &validate_args);
   griffin::StoreCommandArgs store_args;
