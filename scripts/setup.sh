@@ -2,7 +2,7 @@
 # Sets up a fresh Debian 12 machine for Griffin and builds it:
 #   1. Debian packages from ci/apt-packages.txt (only the missing ones),
 #   2. the project venv .venv with the pinned requirements.txt (Arrow C++ comes
-#      from the pyarrow wheel there),
+#      from the pyarrow wheel there), and the griffin Python package in it,
 #   3. a Release build in build/ (the CLI is ./build/griffin).
 # Idempotent: a second run only rebuilds what changed.
 set -euo pipefail
@@ -38,6 +38,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
   echo "$want" > "$stamp"
 fi
+
+# The griffin Python package (python/, pyproject.toml) into the venv. No build
+# isolation: the extension builds against the venv's pinned pyarrow 26.
+.venv/bin/pip install -q --disable-pip-version-check --no-build-isolation .
 
 BUILD_DIR=${BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then

@@ -1,0 +1,151 @@
+// griffin._griffin: the nanobind extension under the `griffin` package. It is
+// thin: the Python layer (griffin/__init__.py) turns frames into Arrow
+// streams and results into Report objects. Every run releases the GIL.
+//
+// Arrow data comes in as an ArrowArrayStream PyCapsule (the Arrow PyCapsule
+// interface, "arrow_array_stream"): imported with arrow::ImportRecordBatchReader,
+// it is read in place (no buffer copies). libarrow_python is not used.
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <arrow/c/abi.h>
+#include <arrow/c/bridge.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "validator.h"
+
+namespace nb = nanobind;
+using griffin::Result;
+using griffin::Status;
+using griffin::StatusCode;
+
+namespace {
+
+struct GriffinErrorCpp : std::runtime_error { using std::runtime_error::runtime_error; };
+struct RuleErrorCpp : std::runtime_error { using std::runtime_error::runtime_error; };
+struct InputErrorCpp : std::runtime_error { using std::runtime_error::runtime_error; };
+
+// Exit-2 class statuses (rules, usage) raise RuleError; the rest InputError.
+[[noreturn]] void Raise(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kRuleError:
+    case StatusCode::kUsageError: throw RuleErrorCpp(status.message());
+    case StatusCode::kInputError:
+    case StatusCode::kStoreError: throw InputErrorCpp(status.message());
+    default: throw GriffinErrorCpp(status.message());
+  }
+}
+
+// One run's outcome, as the Python layer reads it.
+class PyResult {
+ public:
+  explicit PyResult(griffin::ValidationResult result) : result_(std::move(result)) {}
+  const std::string& json() const { return result_.json; }
+  int64_t rows() const { return result_.report.rows; }
+  int64_t bad_rows() const { return result_.report.bad_rows; }
+  double quality_score() const { return result_.report.quality_score; }
+  bool passed() const { return result_.report.passed; }
+  // The bad rows' 0-based indices (int64, ascending) as a new numpy array.
+  nb::ndarray<nb::numpy, int64_t, nb::ndim<1>> bad_row_indices() const {
+    auto* copy = new std::vector<int64_t>(result_.bad_row_indices);
+    nb::capsule owner(copy, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
+    return nb::ndarray<nb::numpy, int64_t, nb::ndim<1>>(copy->data(), {copy->size()}, owner);
+  }
+
+ private:
+  griffin::ValidationResult result_;
+};
+
+class PyValidator {
+ public:
+  static PyValidator FromFile(const std::string& path) { return PyValidator(Check(griffin::Validator::FromFile(path))); }
+  static PyValidator FromText(const std::string& text, const std::string& name) {
+    return PyValidator(Check(griffin::Validator::FromText(text, name)));
+  }
+
+  PyResult ValidatePaths(const std::vector<std::string>& paths, int64_t max_violations, int threads,
+                         int64_t batch_rows, bool collect_bad_rows) const {
+    const griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+    Result<griffin::ValidationResult> result = Status::Internal("not run");
+    {
+      nb::gil_scoped_release release;
+      result = validator_->ValidatePaths(paths, options);
+    }
+    return PyResult(Check(std::move(result)));
+  }
+
+  PyResult ValidateStream(nb::handle capsule, const std::string& name, int64_t max_violations, int threads,
+                          int64_t batch_rows, bool collect_bad_rows) const {
+    PyObject* cap = capsule.ptr();
+    if (!PyCapsule_IsValid(cap, "arrow_array_stream"))
+      throw nb::type_error("expected a PyCapsule named 'arrow_array_stream' (from __arrow_c_stream__())");
+    auto* stream = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(cap, "arrow_array_stream"));
+    if (stream->release == nullptr) throw nb::value_error("the Arrow stream was already consumed");
+    // Moves the stream out of the capsule (its release becomes null, so the
+    // capsule's destructor leaves it alone).
+    auto reader = arrow::ImportRecordBatchReader(stream);
+    if (!reader.ok()) throw InputErrorCpp(name + ": " + reader.status().message());
+    const griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+    Result<griffin::ValidationResult> result = Status::Internal("not run");
+    {
+      nb::gil_scoped_release release;
+      result = validator_->ValidateReader(std::move(*reader), name, options);
+    }
+    return PyResult(Check(std::move(result)));
+  }
+
+  const std::string& dataset() const { return validator_->rules().dataset; }
+  const std::string& rules_sha256() const { return validator_->rules().sha256; }
+
+ private:
+  explicit PyValidator(std::shared_ptr<const griffin::Validator> v) : validator_(std::move(v)) {}
+  static griffin::ValidationOptions Options(int64_t max_violations, int threads, int64_t batch_rows,
+                                            bool collect_bad_rows) {
+    griffin::ValidationOptions options;
+    options.max_violations = max_violations;
+    options.threads = threads;
+    options.batch_rows = batch_rows;
+    options.collect_bad_rows = collect_bad_rows;
+    return options;
+  }
+  template <typename T>
+  static T Check(Result<T> result) {
+    if (!result.ok()) Raise(result.status());
+    return std::move(result).value();
+  }
+
+  std::shared_ptr<const griffin::Validator> validator_;
+};
+
+}  // namespace
+
+NB_MODULE(_griffin, m) {
+  m.doc() = "Griffin's engine (use the `griffin` package, not this module).";
+  m.attr("__version__") = GRIFFIN_VERSION;
+  nb::exception<GriffinErrorCpp> griffin_error(m, "GriffinError");
+  nb::exception<RuleErrorCpp>(m, "RuleError", griffin_error);
+  nb::exception<InputErrorCpp>(m, "InputError", griffin_error);
+
+  nb::class_<PyResult>(m, "_Result")
+      .def_prop_ro("json", &PyResult::json)
+      .def_prop_ro("rows", &PyResult::rows)
+      .def_prop_ro("bad_rows", &PyResult::bad_rows)
+      .def_prop_ro("quality_score", &PyResult::quality_score)
+      .def_prop_ro("passed", &PyResult::passed)
+      .def("bad_row_indices", &PyResult::bad_row_indices);
+
+  nb::class_<PyValidator>(m, "_Validator")
+      .def_static("from_file", &PyValidator::FromFile, nb::arg("path"))
+      .def_static("from_text", &PyValidator::FromText, nb::arg("text"), nb::arg("name"))
+      .def("validate_paths", &PyValidator::ValidatePaths, nb::arg("paths"), nb::arg("max_violations"),
+           nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
+      .def("validate_stream", &PyValidator::ValidateStream, nb::arg("capsule"), nb::arg("name"),
+           nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
+      .def_prop_ro("dataset", &PyValidator::dataset)
+      .def_prop_ro("rules_sha256", &PyValidator::rules_sha256);
+}

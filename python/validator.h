@@ -1,0 +1,63 @@
+// The engine behind griffin.Validator, free of Python: rules compiled once,
+// then any number of runs over paths or an Arrow stream. Immutable after
+// construction, so one Validator may run on several threads at once.
+//
+// `now` in the rules is fixed when the Validator is built (its plan is
+// compiled once), unlike the CLI, whose `now` is each run's start.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <arrow/record_batch.h>
+
+#include "io/input_source.h"
+#include "plan/plan.h"
+#include "report/report.h"
+#include "rules/rule_set.h"
+#include "util/status.h"
+
+namespace griffin {
+
+struct ValidationOptions {
+  int64_t max_violations = 1000;
+  int threads = 0;               // 0: all cores
+  int64_t batch_rows = 65536;
+  bool collect_bad_rows = true;  // fill ValidationResult::bad_row_indices
+};
+
+struct ValidationResult {
+  Report report;                         // run_id empty; inputs as given
+  std::string json;                      // ReportToJson(report)
+  std::vector<int64_t> bad_row_indices;  // 0-based input rows that are bad, ascending
+};
+
+class Validator {
+ public:
+  // RuleError / UsageError (exit-2 class) for a bad or unreadable rule file.
+  static Result<std::shared_ptr<const Validator>> FromFile(const std::string& path);
+  static Result<std::shared_ptr<const Validator>> FromText(const std::string& yaml_text,
+                                                           const std::string& display_name);
+
+  // Paths as the CLI takes them (files, directories); read options from the
+  // rule file's `source`.
+  Result<ValidationResult> ValidatePaths(const std::vector<std::string>& paths,
+                                         const ValidationOptions& options) const;
+  // An Arrow stream, read in place; `name` is the report's input name.
+  Result<ValidationResult> ValidateReader(std::shared_ptr<arrow::RecordBatchReader> reader,
+                                          const std::string& name, const ValidationOptions& options) const;
+
+  const RuleSet& rules() const { return plan_->rules(); }
+
+ private:
+  explicit Validator(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
+  static Result<std::shared_ptr<const Validator>> FromRules(const RuleSet& rules);
+  Result<ValidationResult> Run(InputSource& source, std::vector<std::string> inputs,
+                               const ValidationOptions& options) const;
+
+  std::shared_ptr<const Plan> plan_;
+};
+
+}  // namespace griffin
