@@ -3,35 +3,13 @@
 #include <chrono>
 
 #include "exec/engine.h"
-#include "record_batch_reader_source.h"
+#include "io/arrow_source.h"
+#include "plan/read_options.h"
 #include "report/json_writer.h"
 #include "rules/rule_loader.h"
 
 namespace griffin {
 namespace {
-
-std::optional<InputFormat> ParseFormatName(const std::string& name) {
-  if (name == "csv") return InputFormat::kCsv;
-  if (name == "tsv") return InputFormat::kTsv;
-  if (name == "jsonl" || name == "ndjson") return InputFormat::kJsonl;
-  if (name == "parquet") return InputFormat::kParquet;
-  if (name == "arrow" || name == "ipc" || name == "feather") return InputFormat::kArrow;
-  return std::nullopt;
-}
-
-// The CLI's read options when no command-line override is given.
-ReadOptions MakeReadOptions(const Plan& plan, int64_t batch_rows) {
-  ReadOptions options;
-  const SourceOptions& source = plan.rules().source;
-  if (source.format) options.format = ParseFormatName(*source.format);
-  options.delimiter = source.delimiter;
-  options.header = source.header;
-  options.null_values = source.null_values;
-  options.quote = source.quote;
-  options.batch_rows = batch_rows;
-  options.json_columns = plan.ReferencedColumns();
-  return options;
-}
 
 Status CheckValidationOptions(const ValidationOptions& options) {
   if (options.max_violations < 0) return Status::UsageError("max_violations: must be 0 or more");
@@ -65,7 +43,7 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   RETURN_IF_ERROR(CheckValidationOptions(options));
   if (paths.empty()) return Status::UsageError("no input paths given");
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
-  ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, MakeReadOptions(*plan_, options.batch_rows)));
+  ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, ReadOptionsFromRules(*plan_, options.batch_rows)));
   return Run(*source, std::move(inputs), options);
 }
 
@@ -73,7 +51,8 @@ Result<ValidationResult> Validator::ValidateReader(std::shared_ptr<arrow::Record
                                                    const std::string& name,
                                                    const ValidationOptions& options) const {
   RETURN_IF_ERROR(CheckValidationOptions(options));
-  auto source = MakeRecordBatchReaderSource(std::move(reader), name, options.batch_rows);
+  auto source = OpenRecordBatchReaderSource(std::move(reader), name,
+                                            ReadOptionsFromRules(*plan_, options.batch_rows));
   return Run(*source, {name}, options);
 }
 

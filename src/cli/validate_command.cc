@@ -12,8 +12,10 @@
 #include "cli/exit_codes.h"
 #include "cli/progress_line.h"
 #include "exec/engine.h"
+#include "io/input_format.h"
 #include "io/input_source.h"
 #include "plan/plan.h"
+#include "plan/read_options.h"
 #include "report/json_writer.h"
 #include "report/junit_writer.h"
 #include "report/text_writer.h"
@@ -40,25 +42,11 @@ std::string NewRunId() {
   return text;
 }
 
-std::optional<InputFormat> ParseFormatName(const std::string& name) {
-  if (name == "csv") return InputFormat::kCsv;
-  if (name == "tsv") return InputFormat::kTsv;
-  if (name == "jsonl" || name == "ndjson") return InputFormat::kJsonl;
-  if (name == "parquet") return InputFormat::kParquet;
-  if (name == "arrow" || name == "ipc" || name == "feather") return InputFormat::kArrow;
-  return std::nullopt;
-}
-
-Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const RuleSet& rules, const Plan& plan) {
-  ReadOptions options;
-  const SourceOptions& source = rules.source;
-  if (source.format) options.format = ParseFormatName(*source.format);
-  options.delimiter = source.delimiter;
-  options.header = source.header;
-  options.null_values = source.null_values;
-  options.quote = source.quote;
+Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const Plan& plan) {
+  if (args.batch_rows < 1) return Status::UsageError("--batch-rows: must be at least 1");
+  ReadOptions options = ReadOptionsFromRules(plan, args.batch_rows);
   if (!args.input_format.empty()) {
-    options.format = ParseFormatName(args.input_format);
+    options.format = ParseInputFormatName(args.input_format);
     if (!options.format) return Status::UsageError("--input-format: unknown format '" + args.input_format + "'");
   }
   if (!args.delimiter.empty()) {
@@ -68,9 +56,6 @@ Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const RuleSet& rul
   }
   if (args.no_header) options.header = false;
   if (!args.null_values.empty()) options.null_values = args.null_values;
-  if (args.batch_rows < 1) return Status::UsageError("--batch-rows: must be at least 1");
-  options.batch_rows = args.batch_rows;
-  options.json_columns = plan.ReferencedColumns();
   return options;
 }
 
@@ -98,7 +83,7 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   const int64_t now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
                                  std::chrono::system_clock::now().time_since_epoch()).count();
   ASSIGN_OR_RETURN(prepared.plan, Plan::Compile(prepared.rules, now_micros));
-  ASSIGN_OR_RETURN(prepared.read_options, MakeReadOptions(args, prepared.rules, *prepared.plan));
+  ASSIGN_OR_RETURN(prepared.read_options, MakeReadOptions(args, *prepared.plan));
   ASSIGN_OR_RETURN(prepared.inputs, ExpandInputs(args.inputs));
   return prepared;
 }

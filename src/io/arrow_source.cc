@@ -6,9 +6,11 @@
 #include <arrow/io/memory.h>
 #include <arrow/io/stdio.h>
 #include <arrow/ipc/reader.h>
+#include <arrow/util/byte_size.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/file_reader.h>
 
+#include <atomic>
 #include <exception>
 #include <functional>
 
@@ -239,6 +241,20 @@ std::shared_ptr<Batch> BatchFromRecordBatch(std::shared_ptr<arrow::RecordBatch> 
   }
   batch->arrow_keepalive = std::move(record_batch);
   return batch;
+}
+
+std::unique_ptr<InputSource> OpenRecordBatchReaderSource(std::shared_ptr<arrow::RecordBatchReader> reader,
+                                                         const std::string& name, const ReadOptions& options,
+                                                         int input_index) {
+  auto bytes_read = std::make_shared<std::atomic<int64_t>>(0);
+  BatchPuller puller = [reader, bytes_read]() -> arrow::Result<std::shared_ptr<arrow::RecordBatch>> {
+    ARROW_ASSIGN_OR_RAISE(auto batch, reader->Next());
+    if (batch) bytes_read->fetch_add(arrow::util::TotalBufferSize(*batch), std::memory_order_relaxed);
+    return batch;
+  };
+  auto progress = [bytes_read]() -> int64_t { return bytes_read->load(std::memory_order_relaxed); };
+  return std::make_unique<ArrowSource>(name, reader->schema(), std::move(puller), std::move(progress),
+                                       /*total_bytes=*/-1, options.batch_rows, input_index);
 }
 
 Result<std::unique_ptr<InputSource>> OpenParquetSource(const std::string& path,

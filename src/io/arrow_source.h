@@ -26,6 +26,14 @@ Result<std::unique_ptr<InputSource>> OpenParquetSource(const std::string& path,
 Result<std::unique_ptr<InputSource>> OpenArrowIpcSource(const std::string& path,
                                                         const ReadOptions& options, int input_index);
 
+// In-memory Arrow data (a pyarrow Table, an Arrow C stream): each record batch,
+// sliced to at most options.batch_rows rows, is viewed in place (no buffer is
+// copied). NextChunk() pulls from `reader` on the calling thread. `name`
+// stands for the input in messages; progress counts the buffers' bytes.
+std::unique_ptr<InputSource> OpenRecordBatchReaderSource(std::shared_ptr<arrow::RecordBatchReader> reader,
+                                                         const std::string& name, const ReadOptions& options,
+                                                         int input_index = 0);
+
 // A Batch viewing `record_batch` (no copy).
 std::shared_ptr<Batch> BatchFromRecordBatch(std::shared_ptr<arrow::RecordBatch> record_batch,
                                             int input_index);

@@ -143,5 +143,32 @@ TEST(ArrowSourceTest, CorruptFilesAreInputErrors) {
   EXPECT_EQ(truncated.status().message().rfind(cut + ": ", 0), 0u);
 }
 
+TEST(ArrowSourceTest, RecordBatchReaderIsViewedInPlace) {
+  arrow::Int64Builder builder;
+  ASSERT_TRUE(builder.AppendValues({1, 2, 3, 4, 5}).ok());
+  auto array = builder.Finish().ValueOrDie();
+  auto schema = arrow::schema({arrow::field("n", arrow::int64())});
+  auto record_batch = arrow::RecordBatch::Make(schema, 5, {array});
+  auto reader = arrow::RecordBatchReader::Make({record_batch, record_batch}, schema).ValueOrDie();
+  ReadOptions options;
+  options.batch_rows = 3;
+  auto source = OpenRecordBatchReaderSource(reader, "<memory>", options, 2);
+  std::vector<int64_t> sizes;
+  while (true) {
+    auto chunk = source->NextChunk();
+    ASSERT_TRUE(chunk.ok());
+    if (*chunk == nullptr) break;
+    auto batch = (*chunk)->Decode();
+    ASSERT_TRUE(batch.ok());
+    sizes.push_back((*batch)->num_rows);
+    EXPECT_EQ((*batch)->input_index, 2);
+    const auto& values = static_cast<const arrow::Int64Array&>(*(*batch)->columns[0].array);
+    // A slice of the same buffer: no copy.
+    EXPECT_EQ(values.values()->data(), static_cast<const arrow::Int64Array&>(*array).values()->data());
+  }
+  EXPECT_EQ(sizes, (std::vector<int64_t>{3, 2, 3, 2}));
+  EXPECT_GT(source->bytes_read(), 0);
+}
+
 }  // namespace
 }  // namespace griffin

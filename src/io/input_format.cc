@@ -44,4 +44,13 @@ std::optional<DetectedFormat> DetectInputFormat(std::string_view path) {
   return std::nullopt;
 }
 
+std::optional<InputFormat> ParseInputFormatName(std::string_view name) {
+  if (name == "csv") return InputFormat::kCsv;
+  if (name == "tsv") return InputFormat::kTsv;
+  if (name == "jsonl" || name == "ndjson") return InputFormat::kJsonl;
+  if (name == "parquet") return InputFormat::kParquet;
+  if (name == "arrow" || name == "ipc" || name == "feather") return InputFormat::kArrow;
+  return std::nullopt;
+}
+
 }  // namespace griffin

@@ -19,4 +19,8 @@ struct DetectedFormat {
 // ("x.csv.gz"). nullopt for anything else (compressed typed formats included).
 std::optional<DetectedFormat> DetectInputFormat(std::string_view path);
 
+// A format's name as rule files (`source.format`) and the CLI spell it: csv tsv
+// jsonl (ndjson) parquet arrow (ipc, feather). nullopt for anything else.
+std::optional<InputFormat> ParseInputFormatName(std::string_view name);
+
 }  // namespace griffin
