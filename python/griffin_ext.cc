@@ -51,13 +51,38 @@ class PyResult {
   double quality_score() const { return result_.report.quality_score; }
   bool passed() const { return result_.report.passed; }
   // The bad rows' 0-based indices (int64, ascending) as a new numpy array.
-  nb::ndarray<nb::numpy, int64_t, nb::ndim<1>> bad_row_indices() const {
-    auto* copy = new std::vector<int64_t>(result_.bad_row_indices);
+  nb::ndarray<nb::numpy, int64_t, nb::ndim<1>> bad_row_indices() const { return Int64Array(result_.bad_row_indices); }
+  // bad_row_indices()[i]'s errors are entries [offsets[i], offsets[i + 1]) of
+  // bad_error_checks() / bad_error_messages(); messages and raw text are bytes
+  // (UTF-8 unless the input was not).
+  nb::ndarray<nb::numpy, int64_t, nb::ndim<1>> bad_error_offsets() const { return Int64Array(result_.bad_error_offsets); }
+  std::vector<std::string> bad_error_checks() const {
+    std::vector<std::string> checks;
+    checks.reserve(result_.bad_errors.size());
+    for (const griffin::RowError& error : result_.bad_errors) checks.push_back(error.check);
+    return checks;
+  }
+  nb::list bad_error_messages() const {
+    nb::list messages;
+    for (const griffin::RowError& error : result_.bad_errors)
+      messages.append(nb::bytes(error.message.data(), error.message.size()));
+    return messages;
+  }
+  nb::ndarray<nb::numpy, int64_t, nb::ndim<1>> malformed_rows() const { return Int64Array(result_.malformed_rows); }
+  nb::list malformed_raw() const {
+    nb::list raw;
+    for (const std::string& text : result_.malformed_raw) raw.append(nb::bytes(text.data(), text.size()));
+    return raw;
+  }
+
+ private:
+  // A new numpy array holding a copy of `values`.
+  static nb::ndarray<nb::numpy, int64_t, nb::ndim<1>> Int64Array(const std::vector<int64_t>& values) {
+    auto* copy = new std::vector<int64_t>(values);
     nb::capsule owner(copy, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
     return nb::ndarray<nb::numpy, int64_t, nb::ndim<1>>(copy->data(), {copy->size()}, owner);
   }
 
- private:
   griffin::ValidationResult result_;
 };
 
@@ -101,6 +126,20 @@ class PyValidator {
 
   const std::string& dataset() const { return validator_->rules().dataset; }
   const std::string& rules_sha256() const { return validator_->rules().sha256; }
+  // The rule file's `source:` section, for readers in the Python layer:
+  // {"format": str | None, "delimiter": str | None, "header": bool, "quote": str, "null_values": [str]}.
+  nb::dict source() const {
+    const griffin::SourceOptions& source = validator_->rules().source;
+    nb::dict out;
+    out["format"] = source.format ? nb::object(nb::str(source.format->c_str())) : nb::none();
+    out["delimiter"] = source.delimiter ? nb::object(nb::str(std::string(1, *source.delimiter).c_str())) : nb::none();
+    out["header"] = source.header;
+    out["quote"] = nb::str(std::string(1, source.quote).c_str());
+    nb::list nulls;
+    for (const std::string& value : source.null_values) nulls.append(nb::str(value.c_str(), value.size()));
+    out["null_values"] = nulls;
+    return out;
+  }
 
  private:
   explicit PyValidator(std::shared_ptr<const griffin::Validator> v) : validator_(std::move(v)) {}
@@ -137,7 +176,12 @@ NB_MODULE(_griffin, m) {
       .def_prop_ro("bad_rows", &PyResult::bad_rows)
       .def_prop_ro("quality_score", &PyResult::quality_score)
       .def_prop_ro("passed", &PyResult::passed)
-      .def("bad_row_indices", &PyResult::bad_row_indices);
+      .def("bad_row_indices", &PyResult::bad_row_indices)
+      .def("bad_error_offsets", &PyResult::bad_error_offsets)
+      .def("bad_error_checks", &PyResult::bad_error_checks)
+      .def("bad_error_messages", &PyResult::bad_error_messages)
+      .def("malformed_rows", &PyResult::malformed_rows)
+      .def("malformed_raw", &PyResult::malformed_raw);
 
   nb::class_<PyValidator>(m, "_Validator")
       .def_static("from_file", &PyValidator::FromFile, nb::arg("path"))
@@ -147,5 +191,6 @@ NB_MODULE(_griffin, m) {
       .def("validate_stream", &PyValidator::ValidateStream, nb::arg("capsule"), nb::arg("name"),
            nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
       .def_prop_ro("dataset", &PyValidator::dataset)
-      .def_prop_ro("rules_sha256", &PyValidator::rules_sha256);
+      .def_prop_ro("rules_sha256", &PyValidator::rules_sha256)
+      .def_prop_ro("source", &PyValidator::source);
 }

@@ -7,6 +7,7 @@
 #include "plan/read_options.h"
 #include "report/json_writer.h"
 #include "rules/rule_loader.h"
+#include "sinks/file_row_sink.h"
 
 namespace griffin {
 namespace {
@@ -63,10 +64,22 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   run_options.threads = options.threads;
   run_options.max_violations = options.max_violations;
   if (options.collect_bad_rows) {
+    result.bad_error_offsets.push_back(0);
     run_options.on_rows = [&result](const RowVerdicts& verdicts) {
-      const int64_t rows = verdicts.batch->num_rows;
-      for (int64_t r = 0; r < rows; ++r)
-        if (verdicts.bad[r]) result.bad_row_indices.push_back(verdicts.base_row + r);
+      const Batch& batch = *verdicts.batch;
+      for (size_t i = 0; i < verdicts.bad_rows.size(); ++i) {
+        const int32_t r = verdicts.bad_rows[i];
+        result.bad_row_indices.push_back(verdicts.base_row + r);
+        if (i + 1 < verdicts.error_offsets.size()) {
+          for (uint32_t e = verdicts.error_offsets[i]; e < verdicts.error_offsets[i + 1] && e < verdicts.errors.size(); ++e)
+            result.bad_errors.push_back(verdicts.errors[e]);
+        }
+        result.bad_error_offsets.push_back(static_cast<int64_t>(result.bad_errors.size()));
+        if (batch.IsMalformed(r)) {
+          result.malformed_rows.push_back(verdicts.base_row + r);
+          result.malformed_raw.emplace_back(MalformedRawText(batch, r));
+        }
+      }
       return Status::OK();
     };
   }

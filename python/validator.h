@@ -17,6 +17,7 @@
 #include "plan/plan.h"
 #include "report/report.h"
 #include "rules/rule_set.h"
+#include "sinks/row_sink.h"
 #include "util/status.h"
 
 namespace griffin {
@@ -25,13 +26,23 @@ struct ValidationOptions {
   int64_t max_violations = 1000;
   int threads = 0;               // 0: all cores
   int64_t batch_rows = 65536;
-  bool collect_bad_rows = true;  // fill ValidationResult::bad_row_indices
+  // Fill ValidationResult::bad_row_indices, and the per-row errors and raw
+  // text of malformed rows (bad_error_offsets, bad_errors, malformed_*).
+  bool collect_bad_rows = true;
 };
 
 struct ValidationResult {
   Report report;                         // run_id empty; inputs as given
   std::string json;                      // ReportToJson(report)
   std::vector<int64_t> bad_row_indices;  // 0-based input rows that are bad, ascending
+  // The error-severity violations of bad_row_indices[i], in check order, are
+  // bad_errors[bad_error_offsets[i] .. bad_error_offsets[i + 1]) (as the
+  // quarantine output's _griffin_errors; check "malformed" for a malformed row).
+  std::vector<int64_t> bad_error_offsets;  // bad_row_indices.size() + 1 entries (when collected)
+  std::vector<RowError> bad_errors;
+  // Malformed rows (text inputs): their 0-based input rows, ascending, and raw text.
+  std::vector<int64_t> malformed_rows;
+  std::vector<std::string> malformed_raw;
 };
 
 class Validator {

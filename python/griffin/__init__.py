@@ -5,6 +5,9 @@
     report = validator.validate(table)                       # pyarrow, pandas, polars, numpy, paths
     print(report.quality_score, report.passed)
     bad = report.bad_row_mask()                              # numpy bool, one per row
+    clean, quarantined = report.split(table)                 # pyarrow Tables
+    for clean_batch, batch_report in griffin.iter_batches("big.csv", validator):
+        ...                                                  # bounded memory, read ahead
 
 Arrow data is read in place through the Arrow C stream interface: numeric
 columns are not copied. Validation runs in C++ on all cores without the GIL.
@@ -13,14 +16,14 @@ from __future__ import annotations
 
 import json as _json
 import os as _os
-from typing import Any, Dict, List, Union
+from typing import Any, Dict, List, Tuple, Union
 
 import numpy as _np
 
 from . import _griffin
 from ._griffin import GriffinError, InputError, RuleError
 
-__all__ = ["Validator", "Report", "GriffinError", "RuleError", "InputError", "__version__"]
+__all__ = ["Validator", "Report", "iter_batches", "GriffinError", "RuleError", "InputError", "__version__"]
 __version__ = _griffin.__version__
 
 PathLike = Union[str, "_os.PathLike[str]"]
@@ -54,9 +57,12 @@ class Report:
     """The result of one validation: the CLI's JSON report (cli-and-report-v1)
     plus the per-row verdicts. `run_id` is empty (nothing is recorded)."""
 
-    def __init__(self, result: "_griffin._Result") -> None:
+    def __init__(self, result: "_griffin._Result", source: Dict[str, Any] | None = None,
+                 paths: List[str] | None = None) -> None:
         self._result = result
         self._dict: Dict[str, Any] | None = None
+        self._source = source or {}
+        self._paths = paths          # the paths validated, as given; None for frames
 
     @property
     def quality_score(self) -> float:
@@ -91,6 +97,30 @@ class Report:
         mask = _np.zeros(self.rows, dtype=bool)
         mask[self._result.bad_row_indices()] = True
         return mask
+
+    def split(self, data: Any) -> "Tuple[Any, Any]":
+        """The validated data as `(clean, quarantined)` pyarrow Tables.
+
+        `data` must be what validate() was given: the same path(s) (read again
+        with pyarrow), or the same Table / RecordBatch / pandas DataFrame /
+        dict of arrays / __arrow_c_stream__ object (converted as validate()
+        converts it; a RecordBatchReader cannot be read twice). Every row lands
+        in exactly one of the two, in input order.
+
+        clean: the data's clean rows. quarantined: its bad rows plus the
+        columns of the CLI's `--quarantine x.parquet`: `_griffin_row` (int64,
+        0-based row), `_griffin_errors` (list<struct<check, message>>, the
+        violated error checks) and `_griffin_raw` (a malformed record's raw
+        text, else null). CSV/TSV paths give string columns (the text as read,
+        `null_values` as null), as the CLI's outputs do; a malformed record has
+        null in every data column. JSON lines paths take pyarrow's inferred
+        types. Raises ValueError for data of another row count than the
+        report's, InputError when pyarrow cannot read the paths the same way
+        (e.g. an unterminated quote, which the engine reads as one malformed
+        record to the end of the file; use the CLI's --clean/--quarantine)."""
+        from . import _split
+        inputs = self._parsed()["inputs"] if self._paths is not None else []
+        return _split.split_data(self._result, data, self._paths, self._source, inputs)
 
     def to_json(self) -> str:
         """The report as the CLI's `--format json` prints it."""
@@ -160,15 +190,22 @@ class Validator:
         DataFrame, or a dict of numpy arrays. Arrow buffers are read in place.
         `threads=0` uses all cores. The GIL is released while the engine runs.
         Raises RuleError (bad options, or rules that do not fit the data's
-        types) or InputError (unreadable input), with the CLI's messages."""
+        types) or InputError (unreadable input), with the CLI's messages.
+
+        For a large file read in chunks, validate each chunk (rows in each
+        report are numbered within the chunk), or use iter_batches()."""
         if isinstance(data, (str, _os.PathLike)):
             data = [data]
         if isinstance(data, (list, tuple)) and all(isinstance(p, (str, _os.PathLike)) for p in data):
             paths = [_os.fspath(p) for p in data]
-            return Report(self._compiled.validate_paths(paths, max_violations, threads, batch_rows, True))
+            result = self._compiled.validate_paths(paths, max_violations, threads, batch_rows, True)
+            return Report(result, self._compiled.source, paths)
         name = _input_name(data)
         capsule = _arrow_stream(data)
         return Report(self._compiled.validate_stream(capsule, name, max_violations, threads, batch_rows, True))
 
     def __repr__(self) -> str:
         return "<griffin.Validator dataset=%r>" % self.dataset
+
+
+from ._batches import iter_batches  # noqa: E402  (uses Report and Validator)

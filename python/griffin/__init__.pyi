@@ -1,8 +1,9 @@
 import os
-from typing import Any, Dict, List, Sequence, Union
+from typing import Any, Dict, Iterator, List, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
 
 __version__: str
 
@@ -26,6 +27,10 @@ class Report:
     @property
     def violations(self) -> List[Dict[str, Any]]: ...
     def bad_row_mask(self) -> npt.NDArray[np.bool_]: ...
+    def split(self, data: Union[PathLike, Sequence[PathLike], Any]) -> Tuple[pa.Table, pa.Table]:
+        """(clean, quarantined) of the validated data; quarantined adds
+        _griffin_row, _griffin_errors and _griffin_raw as the CLI's --quarantine."""
+        ...
     def to_json(self) -> str: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
@@ -43,3 +48,16 @@ class Validator:
         threads: int = 0,
         batch_rows: int = 65536,
     ) -> Report: ...
+
+def iter_batches(
+    paths: Union[PathLike, Sequence[PathLike]],
+    validator: Validator,
+    batch_rows: int = 200_000,
+    *,
+    max_violations: int = 1000,
+    threads: int = 0,
+    prefetch: int = 1,
+) -> Iterator[Tuple[pa.Table, Report]]:
+    """Yield (clean rows, report of the batch) per batch of `batch_rows` rows,
+    reading ahead in a thread; rows in each report are numbered within its batch."""
+    ...

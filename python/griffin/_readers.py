@@ -1,0 +1,174 @@
+"""pyarrow readers for the paths Griffin validates, used by Report.split() and
+iter_batches(). They follow the rule file's `source:` section (format,
+delimiter, quote, header, null_values) as the engine's readers do:
+
+- CSV/TSV (optionally .gz/.zst): every column is read as string (the text as
+  read; a `null_values` spelling, quoted or not, is null), as the CLI's
+  --clean/--quarantine outputs keep it. Records pyarrow cannot parse into the
+  header's field count are skipped here; the caller accounts for them.
+- JSON lines: pyarrow.json, with the types pyarrow infers.
+- Parquet and Arrow IPC (file or stream format): as stored.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Dict, Iterator, List, Optional
+
+import pyarrow as pa
+
+_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+               ".parquet": "parquet", ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow"}
+_FORMAT_NAMES = {"csv": "csv", "tsv": "tsv", "jsonl": "jsonl", "ndjson": "jsonl", "parquet": "parquet",
+                 "arrow": "arrow", "ipc": "arrow", "feather": "arrow"}
+
+
+def detect_format(path: str) -> Optional[str]:
+    """The format a path's extension names (after .gz/.zst), as the engine detects it."""
+    lower = path.lower()
+    compressed = lower.endswith((".gz", ".zst"))
+    if compressed:
+        lower = lower[:lower.rindex(".")]
+    for suffix, name in _EXTENSIONS.items():
+        if lower.endswith(suffix):
+            return None if compressed and name in ("parquet", "arrow") else name
+    return None
+
+
+def expand_paths(paths: List[str]) -> List[str]:
+    """Files as given; directories become their supported files, recursively,
+    hidden entries skipped, sorted (as the CLI expands them)."""
+    out: List[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            out.append(path)
+            continue
+        found = []
+        for root, dirs, files in os.walk(path):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            found += [os.path.join(root, f) for f in files
+                      if not f.startswith(".") and detect_format(f) is not None]
+        out += sorted(found)
+    return out
+
+
+def format_of(path: str, source: Dict[str, Any]) -> str:
+    name = _FORMAT_NAMES.get(source.get("format") or "") or detect_format(path) or "csv"
+    return name
+
+
+def _csv_options(fmt: str, source: Dict[str, Any], skipped: List[int]):
+    import pyarrow.csv as pcsv
+
+    delimiter = source.get("delimiter") or ("\t" if fmt == "tsv" else ",")
+    quote = source.get("quote") or '"'
+
+    def on_invalid(row: Any) -> str:
+        skipped[0] += 1
+        return "skip"
+
+    parse = pcsv.ParseOptions(delimiter=delimiter, quote_char=quote, newlines_in_values=True,
+                              invalid_row_handler=on_invalid)
+    return parse, pcsv.ReadOptions, pcsv.ConvertOptions
+
+
+def _csv_column_names(path: str, parse: Any, read_cls: Any, header: bool) -> List[str]:
+    import pyarrow.csv as pcsv
+
+    with pa.input_stream(path, compression="detect") as stream:
+        reader = pcsv.open_csv(stream, read_options=read_cls(block_size=1 << 20,
+                                                              autogenerate_column_names=not header),
+                               parse_options=parse)
+        return list(reader.schema.names)
+
+
+def open_csv_batches(path: str, fmt: str, source: Dict[str, Any], skipped: List[int],
+                     block_size: int = 256 << 10) -> Iterator[pa.RecordBatch]:
+    """CSV/TSV record batches with every column a string; `skipped[0]` counts
+    records pyarrow skipped (a field count other than the header's).
+
+    Memory: Arrow's streaming CSV reader buffers up to 32 blocks ahead on its
+    I/O thread, so `block_size` bounds it (32 x 256 KiB by default)."""
+    import pyarrow.csv as pcsv
+
+    parse, read_cls, convert_cls = _csv_options(fmt, source, skipped)
+    header = bool(source.get("header", True))
+    probe, _, _ = _csv_options(fmt, source, [0])   # its skips are not counted
+    names = _csv_column_names(path, probe, read_cls, header)
+    convert = convert_cls(column_types={n: pa.string() for n in names},
+                          null_values=list(source.get("null_values", [""])),
+                          strings_can_be_null=True, quoted_strings_can_be_null=True)
+    read = read_cls(block_size=block_size, autogenerate_column_names=not header, use_threads=False)
+    final = names if header else ["column_%d" % (i + 1) for i in range(len(names))]
+    with pa.input_stream(path, compression="detect") as stream:
+        reader = pcsv.open_csv(stream, read_options=read, parse_options=parse, convert_options=convert)
+        for batch in reader:
+            yield batch if header else pa.RecordBatch.from_arrays(batch.columns, names=final)
+
+
+def open_batches(path: str, source: Dict[str, Any], batch_rows: int,
+                 skipped: List[int]) -> Iterator[pa.RecordBatch]:
+    """One input file as a stream of record batches (any sizes)."""
+    fmt = format_of(path, source)
+    if fmt in ("csv", "tsv"):
+        yield from open_csv_batches(path, fmt, source, skipped)
+    elif fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        with pq.ParquetFile(path) as parquet:
+            yield from parquet.iter_batches(batch_size=batch_rows)
+    elif fmt == "arrow":
+        yield from _ipc_batches(path)
+    else:
+        import pyarrow.json as pjson
+
+        with pa.input_stream(path, compression="detect") as stream:
+            yield from pjson.open_json(stream)
+
+
+def _ipc_batches(path: str) -> Iterator[pa.RecordBatch]:
+    with pa.memory_map(path) as source:
+        try:
+            reader: Any = pa.ipc.open_file(source)
+            batches: Callable[[], Iterator[pa.RecordBatch]] = \
+                lambda: (reader.get_batch(i) for i in range(reader.num_record_batches))
+        except pa.ArrowInvalid:
+            source.seek(0)
+            reader = pa.ipc.open_stream(source)
+            batches = lambda: iter(reader)  # noqa: E731
+        yield from batches()
+
+
+def read_table(path: str, source: Dict[str, Any], skipped: List[int]) -> pa.Table:
+    """One input file as a whole Table (see the module docstring for types)."""
+    batches = list(open_batches(path, source, 1 << 20, skipped))
+    if batches:
+        return pa.Table.from_batches(batches)
+    fmt = format_of(path, source)
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+        return pq.read_table(path)
+    if fmt in ("csv", "tsv"):
+        parse, read_cls, _ = _csv_options(fmt, source, [0])
+        names = _csv_column_names(path, parse, read_cls, bool(source.get("header", True)))
+        return pa.table({n: pa.array([], pa.string()) for n in names})
+    return pa.table({})
+
+
+def rechunk(batches: Iterator[pa.RecordBatch], rows: int) -> Iterator[pa.Table]:
+    """Tables of exactly `rows` rows (the last one shorter) from batches of any
+    sizes, without copying (slices of the batches)."""
+    pending: List[pa.RecordBatch] = []
+    count = 0
+    for batch in batches:
+        if batch.num_rows == 0:
+            continue
+        pending.append(batch)
+        count += batch.num_rows
+        while count >= rows:
+            table = pa.Table.from_batches(pending)
+            yield table.slice(0, rows)
+            rest = table.slice(rows)
+            pending = rest.to_batches()
+            count = rest.num_rows
+    if count:
+        yield pa.Table.from_batches(pending)
