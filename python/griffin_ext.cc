@@ -17,7 +17,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include "validator.h"
+#include "api/validator.h"
 
 namespace nb = nanobind;
 using griffin::Result;

@@ -1,4 +1,4 @@
-#include "validator.h"
+#include "api/validator.h"
 
 #include <chrono>
 

@@ -1,0 +1,72 @@
+#include "api/validator.h"
+
+#include <gtest/gtest.h>
+
+#include <arrow/api.h>
+
+namespace griffin {
+namespace {
+
+const char* kRules = R"(griffin: 1
+dataset: t
+columns:
+  id: {type: string, not_null: true, unique: true}
+  amount: {type: float64, min: 0}
+)";
+
+std::shared_ptr<arrow::RecordBatchReader> Reader() {
+  arrow::StringBuilder ids;
+  arrow::DoubleBuilder amounts;
+  EXPECT_TRUE(ids.AppendValues({"a", "b", "a", "c"}).ok());
+  EXPECT_TRUE(ids.AppendNull().ok());
+  EXPECT_TRUE(amounts.AppendValues({1.0, -2.0, 3.0, 4.0, 5.0}).ok());
+  auto schema = arrow::schema({arrow::field("id", arrow::utf8()), arrow::field("amount", arrow::float64())});
+  auto batch = arrow::RecordBatch::Make(schema, 5, {ids.Finish().ValueOrDie(), amounts.Finish().ValueOrDie()});
+  return arrow::RecordBatchReader::Make({batch}, schema).ValueOrDie();
+}
+
+TEST(ValidatorTest, ValidatesAnArrowReaderAndCollectsBadRows) {
+  auto validator = Validator::FromText(kRules, "<test>");
+  ASSERT_TRUE(validator.ok()) << validator.status().message();
+  ValidationOptions options;
+  options.batch_rows = 2;   // rows across batches keep their input numbering
+  auto result = (*validator)->ValidateReader(Reader(), "<mem>", options);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(result->report.rows, 5);
+  // Row 1: amount < 0; row 2: second "a"; row 4: null id.
+  EXPECT_EQ(result->bad_row_indices, (std::vector<int64_t>{1, 2, 4}));
+  ASSERT_EQ(result->bad_error_offsets.size(), 4u);
+  EXPECT_EQ(result->bad_errors[0].check, "amount.min");
+  EXPECT_EQ(result->report.inputs, (std::vector<std::string>{"<mem>"}));
+  EXPECT_NE(result->json.find("\"rows\": 5"), std::string::npos) << result->json;
+}
+
+TEST(ValidatorTest, WithoutCollectingBadRowsOnlyTheReportIsFilled) {
+  auto validator = Validator::FromText(kRules, "<test>");
+  ASSERT_TRUE(validator.ok());
+  ValidationOptions options;
+  options.collect_bad_rows = false;
+  auto result = (*validator)->ValidateReader(Reader(), "<mem>", options);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->report.bad_rows, 3);
+  EXPECT_TRUE(result->bad_row_indices.empty());
+}
+
+TEST(ValidatorTest, BadRulesAndOptionsAreErrors) {
+  auto bad = Validator::FromText("griffin: 1\ncolumns: 3\n", "<bad>");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kRuleError);
+  EXPECT_NE(bad.status().message().find("<bad>"), std::string::npos) << bad.status().message();
+
+  auto validator = Validator::FromText(kRules, "<test>");
+  ASSERT_TRUE(validator.ok());
+  ValidationOptions options;
+  options.batch_rows = 0;
+  auto result = (*validator)->ValidateReader(Reader(), "<mem>", options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kUsageError);
+  EXPECT_FALSE((*validator)->ValidatePaths({}, ValidationOptions()).ok());
+}
+
+}  // namespace
+}  // namespace griffin
