@@ -18,28 +18,22 @@
 #include <nanobind/stl/vector.h>
 
 #include "api/validator.h"
+#include "py_arrow.h"
+#include "py_errors.h"
+#include "py_feature_stream.h"
+#include "py_hash.h"
 
 namespace nb = nanobind;
 using griffin::Result;
 using griffin::Status;
 using griffin::StatusCode;
+using griffin::python::GriffinErrorCpp;
+using griffin::python::InputErrorCpp;
+using griffin::python::Raise;
+using griffin::python::ValueOrRaise;
+using griffin::python::RuleErrorCpp;
 
 namespace {
-
-struct GriffinErrorCpp : std::runtime_error { using std::runtime_error::runtime_error; };
-struct RuleErrorCpp : std::runtime_error { using std::runtime_error::runtime_error; };
-struct InputErrorCpp : std::runtime_error { using std::runtime_error::runtime_error; };
-
-// Exit-2 class statuses (rules, usage) raise RuleError; the rest InputError.
-[[noreturn]] void Raise(const Status& status) {
-  switch (status.code()) {
-    case StatusCode::kRuleError:
-    case StatusCode::kUsageError: throw RuleErrorCpp(status.message());
-    case StatusCode::kInputError:
-    case StatusCode::kStoreError: throw InputErrorCpp(status.message());
-    default: throw GriffinErrorCpp(status.message());
-  }
-}
 
 // One run's outcome, as the Python layer reads it.
 class PyResult {
@@ -88,9 +82,9 @@ class PyResult {
 
 class PyValidator {
  public:
-  static PyValidator FromFile(const std::string& path) { return PyValidator(Check(griffin::Validator::FromFile(path))); }
+  static PyValidator FromFile(const std::string& path) { return PyValidator(ValueOrRaise(griffin::Validator::FromFile(path))); }
   static PyValidator FromText(const std::string& text, const std::string& name) {
-    return PyValidator(Check(griffin::Validator::FromText(text, name)));
+    return PyValidator(ValueOrRaise(griffin::Validator::FromText(text, name)));
   }
 
   PyResult ValidatePaths(const std::vector<std::string>& paths, int64_t max_violations, int threads,
@@ -101,27 +95,26 @@ class PyValidator {
       nb::gil_scoped_release release;
       result = validator_->ValidatePaths(paths, options);
     }
-    return PyResult(Check(std::move(result)));
+    return PyResult(ValueOrRaise(std::move(result)));
   }
 
   PyResult ValidateStream(nb::handle capsule, const std::string& name, int64_t max_violations, int threads,
                           int64_t batch_rows, bool collect_bad_rows) const {
-    PyObject* cap = capsule.ptr();
-    if (!PyCapsule_IsValid(cap, "arrow_array_stream"))
-      throw nb::type_error("expected a PyCapsule named 'arrow_array_stream' (from __arrow_c_stream__())");
-    auto* stream = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(cap, "arrow_array_stream"));
-    if (stream->release == nullptr) throw nb::value_error("the Arrow stream was already consumed");
-    // Moves the stream out of the capsule (its release becomes null, so the
-    // capsule's destructor leaves it alone).
-    auto reader = arrow::ImportRecordBatchReader(stream);
-    if (!reader.ok()) throw InputErrorCpp(name + ": " + reader.status().message());
+    std::shared_ptr<arrow::RecordBatchReader> reader = griffin::python::ImportStreamCapsule(capsule, name);
     const griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
     Result<griffin::ValidationResult> result = Status::Internal("not run");
     {
       nb::gil_scoped_release release;
-      result = validator_->ValidateReader(std::move(*reader), name, options);
+      result = validator_->ValidateReader(std::move(reader), name, options);
     }
-    return PyResult(Check(std::move(result)));
+    return PyResult(ValueOrRaise(std::move(result)));
+  }
+
+  // griffin.jax.batches' engine side: `source` is a list of paths or an
+  // arrow_array_stream capsule; `options` as PyFeatureStream::Open documents.
+  griffin::python::PyFeatureStream FeatureStream(nb::handle source, const std::string& name,
+                                                 const nb::dict& options) const {
+    return griffin::python::PyFeatureStream::Open(validator_, source, name, options);
   }
 
   const std::string& dataset() const { return validator_->rules().dataset; }
@@ -152,12 +145,6 @@ class PyValidator {
     options.collect_bad_rows = collect_bad_rows;
     return options;
   }
-  template <typename T>
-  static T Check(Result<T> result) {
-    if (!result.ok()) Raise(result.status());
-    return std::move(result).value();
-  }
-
   std::shared_ptr<const griffin::Validator> validator_;
 };
 
@@ -183,6 +170,9 @@ NB_MODULE(_griffin, m) {
       .def("malformed_rows", &PyResult::malformed_rows)
       .def("malformed_raw", &PyResult::malformed_raw);
 
+  griffin::python::BindFeatureStream(m);
+  griffin::python::BindHash(m);
+
   nb::class_<PyValidator>(m, "_Validator")
       .def_static("from_file", &PyValidator::FromFile, nb::arg("path"))
       .def_static("from_text", &PyValidator::FromText, nb::arg("text"), nb::arg("name"))
@@ -190,6 +180,7 @@ NB_MODULE(_griffin, m) {
            nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
       .def("validate_stream", &PyValidator::ValidateStream, nb::arg("capsule"), nb::arg("name"),
            nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
+      .def("feature_stream", &PyValidator::FeatureStream, nb::arg("source"), nb::arg("name"), nb::arg("options"))
       .def_prop_ro("dataset", &PyValidator::dataset)
       .def_prop_ro("rules_sha256", &PyValidator::rules_sha256)
       .def_prop_ro("source", &PyValidator::source);

@@ -65,7 +65,7 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   run_options.max_violations = options.max_violations;
   if (options.collect_bad_rows) {
     result.bad_error_offsets.push_back(0);
-    run_options.on_rows = [&result](const RowVerdicts& verdicts) {
+    run_options.on_rows = [&result, &options](const RowVerdicts& verdicts) {
       const Batch& batch = *verdicts.batch;
       for (size_t i = 0; i < verdicts.bad_rows.size(); ++i) {
         const int32_t r = verdicts.bad_rows[i];
@@ -80,8 +80,10 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
           result.malformed_raw.emplace_back(MalformedRawText(batch, r));
         }
       }
-      return Status::OK();
+      return options.on_rows ? options.on_rows(verdicts) : Status::OK();
     };
+  } else if (options.on_rows) {
+    run_options.on_rows = options.on_rows;
   }
   ASSIGN_OR_RETURN(result.report, RunValidation(plan_, source, run_options));
   result.report.inputs = std::move(inputs);

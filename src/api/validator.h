@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct ValidationOptions {
   // Fill ValidationResult::bad_row_indices, and the per-row errors and raw
   // text of malformed rows (bad_error_offsets, bad_errors, malformed_*).
   bool collect_bad_rows = true;
+  // Optional: also receives every batch's row verdicts, in input order, on the
+  // validating thread (after the collection above). An error stops the run.
+  std::function<Status(const RowVerdicts&)> on_rows;
 };
 
 struct ValidationResult {
@@ -61,6 +65,7 @@ class Validator {
                                           const std::string& name, const ValidationOptions& options) const;
 
   const RuleSet& rules() const { return plan_->rules(); }
+  const Plan& plan() const { return *plan_; }
 
  private:
   explicit Validator(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}

@@ -198,6 +198,7 @@ Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
   verdicts.batch = &batch;
   verdicts.base_row = base;
   verdicts.bad = result.bad.data();
+  verdicts.columns = &result.columns;
   verdicts.error_offsets.push_back(0);
   for (size_t e = 0; e < entries.size(); ++e) {
     const Entry& entry = entries[e];

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/typed_column.h"
 #include "io/batch.h"
 #include "util/status.h"
 
@@ -51,6 +52,9 @@ struct RowVerdicts {
   const Batch* batch = nullptr;
   int64_t base_row = 0;                 // input row of batch row 0
   const uint8_t* bad = nullptr;         // per batch row: 1 = quarantine, 0 = clean
+  // The batch's columns converted to their declared types, per plan column
+  // slot (Plan::columns()); null when the producer has none (sink tests).
+  const std::vector<TypedColumn>* columns = nullptr;
   // For each bad row, in row order, its error-severity violations in check
   // order: rows of bad rows are listed in `bad_rows`, and errors of
   // bad_rows[i] are errors[error_offsets[i] .. error_offsets[i + 1]).

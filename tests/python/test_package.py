@@ -20,6 +20,7 @@ import pytest
 import griffin  # noqa: E402  (installed by scripts/setup.sh)
 
 from griffin_cli import REPO_ROOT, require_binary  # noqa: E402
+from gil_probe import ticks_during  # noqa: E402
 
 EXAMPLE_RULES = REPO_ROOT / "examples" / "transactions.rules.yaml"
 EXAMPLE_CSV = REPO_ROOT / "examples" / "transactions.csv"
@@ -293,28 +294,10 @@ def test_concurrent_validation_in_four_threads(typed_rules):
 def test_gil_is_released_during_validate(typed_rules):
     validator = griffin.Validator.from_yaml(typed_rules)
     table = typed_table(2_000_000)
-    ticks, stop = [0], threading.Event()
-    marks = {}
-
-    def spin():
-        while not stop.is_set():
-            ticks[0] += 1
-
-    thread = threading.Thread(target=spin)
-    thread.start()
-    try:
-        time.sleep(0.05)
-        start = time.perf_counter()
-        marks["before"] = ticks[0]
-        validator.validate(table, threads=1)
-        marks["after"] = ticks[0]
-        elapsed = time.perf_counter() - start
-    finally:
-        stop.set()
-        thread.join()
+    ticks, elapsed = ticks_during(lambda: validator.validate(table, threads=1))
     assert elapsed > 0.05, "validate too short to measure"
     # With the GIL held for the whole call, the spinning thread would not run at all.
-    assert marks["after"] - marks["before"] > 10_000
+    assert ticks > 10_000
 
 
 ZERO_COPY_SCRIPT = textwrap.dedent("""\

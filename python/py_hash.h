@@ -1,0 +1,15 @@
+// griffin._griffin.hash_buffers: a fast content hash (XXH3, 128 bits) over
+// Python buffers, for the QualityGate's score cache.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace griffin::python {
+
+// hash_buffers(buffers: list) -> bytes (16, canonical big-endian): XXH3-128 of the buffers' bytes in order,
+// each preceded by its length (so [b"ab", b"c"] != [b"a", b"bc"]). Each item
+// must export a C-contiguous buffer (bytes, numpy arrays, pyarrow Buffers,
+// memoryviews); the hashing runs without the GIL.
+void BindHash(nanobind::module_& m);
+
+}  // namespace griffin::python
