@@ -299,6 +299,12 @@ void ConvertColumn(const Batch& batch, const BatchColumn* column, const ConvertO
     return;
   }
   const arrow::Array& array = *column->array;
+  if (array.type_id() == arrow::Type::NA) {
+    // Arrow's null type holds only nulls, which every declared type holds too
+    // (an all-None column of pandas / polars / pa.array([None, ...])).
+    AllocateValues(out);
+    return;
+  }
   std::optional<ValueType> natural = NaturalValueType(*array.type());
   if (natural == ValueType::kString) {
     // Strings of a typed input: views into the Arrow buffers, parsed as text.

@@ -79,6 +79,21 @@ TEST(ColumnConverterTest, ArrowInt64IsReadInPlace) {
   EXPECT_EQ(floats.type_error, (std::vector<uint8_t>{1, 1, 1, 0}));
 }
 
+TEST(ColumnConverterTest, ArrowNullTypeIsAllNullForEveryDeclaredType) {
+  Batch batch;
+  batch.num_rows = 3;
+  batch.columns.push_back({"n", {}, std::make_shared<arrow::NullArray>(3)});
+  for (ValueType type : {ValueType::kString, ValueType::kInt64, ValueType::kFloat64, ValueType::kBool,
+                         ValueType::kDate, ValueType::kTimestamp}) {
+    bool lossy = true;
+    TypedColumn column = Convert(batch, type, &lossy);
+    EXPECT_FALSE(lossy) << ValueTypeName(type);
+    EXPECT_TRUE(column.present);
+    EXPECT_EQ(column.valid, (std::vector<uint8_t>{0, 0, 0}));
+    EXPECT_TRUE(column.type_error.empty());
+  }
+}
+
 TEST(ColumnConverterTest, ArrowInt32WidensAndDoubleIsInPlace) {
   arrow::Int32Builder ints;
   ASSERT_TRUE(ints.AppendValues({7, -8}).ok());
