@@ -5,7 +5,8 @@
 #      outputs, the run store (SQLite and a real PostgreSQL), SIGKILL at random points,
 #   3. the same C++ unit tests and rule cases under ASan+UBSan (build-asan/),
 #   4. each libFuzzer target briefly (build-fuzz/, clang),
-#   5. the benchmark harness in quick mode (correctness only, no timing asserts).
+#   5. the CUDA handler of griffin.jax.check compiled (scripts/cuda_compile_check.sh),
+#   6. the benchmark harness in quick mode (correctness only, no timing asserts).
 # Exits non-zero on the first failing stage. FUZZ_SECONDS sets the fuzz time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +49,9 @@ for fuzzer in build-fuzz/*_fuzz; do
   "$fuzzer" -max_total_time="${FUZZ_SECONDS:-30}" -rss_limit_mb=2048 -timeout=10 "$corpus" 2>&1 | tail -n 2
   rm -rf "$corpus"
 done
+
+echo "== CUDA handler of griffin.jax.check: compile check (nvcc from PyPI; run only on a GPU)"
+scripts/cuda_compile_check.sh
 
 echo "== benchmark harness (quick)"
 .venv/bin/python bench/run_core_bench.py --quick
