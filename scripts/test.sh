@@ -55,5 +55,6 @@ scripts/cuda_compile_check.sh
 
 echo "== benchmark harness (quick)"
 .venv/bin/python bench/run_core_bench.py --quick
+.venv/bin/python bench/run_jax_bench.py --quick
 
 echo "all test stages passed"
