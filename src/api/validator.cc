@@ -48,6 +48,17 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   return Run(*source, std::move(inputs), options);
 }
 
+Result<ValidationResult> Validator::ValidateText(std::string_view text, InputFormat format,
+                                                 const std::string& name,
+                                                 const ValidationOptions& options) const {
+  RETURN_IF_ERROR(CheckValidationOptions(options));
+  ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
+  read_options.format = format;
+  ASSIGN_OR_RETURN(auto source, OpenTextStream(MakeMemoryStream(text), name, format, read_options, 0,
+                                               static_cast<int64_t>(text.size())));
+  return Run(*source, {name}, options);
+}
+
 Result<ValidationResult> Validator::ValidateReader(std::shared_ptr<arrow::RecordBatchReader> reader,
                                                    const std::string& name,
                                                    const ValidationOptions& options) const {
@@ -63,6 +74,7 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   RunOptions run_options;
   run_options.threads = options.threads;
   run_options.max_violations = options.max_violations;
+  run_options.max_in_flight = options.max_in_flight;
   if (options.collect_bad_rows) {
     result.bad_error_offsets.push_back(0);
     run_options.on_rows = [&result, &options](const RowVerdicts& verdicts) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <arrow/record_batch.h>
@@ -33,6 +34,9 @@ struct ValidationOptions {
   // Optional: also receives every batch's row verdicts, in input order, on the
   // validating thread (after the collection above). An error stops the run.
   std::function<Status(const RowVerdicts&)> on_rows;
+  // Chunks read ahead (RunOptions::max_in_flight); 1 for streams whose producer
+  // waits for each batch's verdicts before sending the next.
+  int64_t max_in_flight = 0;
 };
 
 struct ValidationResult {
@@ -60,6 +64,10 @@ class Validator {
   // rule file's `source`.
   Result<ValidationResult> ValidatePaths(const std::vector<std::string>& paths,
                                          const ValidationOptions& options) const;
+  // CSV, TSV or JSON lines held in memory (a request body), read in place;
+  // the rule file's `source` options apply, `format` overrides its format.
+  Result<ValidationResult> ValidateText(std::string_view text, InputFormat format, const std::string& name,
+                                        const ValidationOptions& options) const;
   // An Arrow stream, read in place; `name` is the report's input name.
   Result<ValidationResult> ValidateReader(std::shared_ptr<arrow::RecordBatchReader> reader,
                                           const std::string& name, const ValidationOptions& options) const;

@@ -68,5 +68,27 @@ TEST(ValidatorTest, BadRulesAndOptionsAreErrors) {
   EXPECT_FALSE((*validator)->ValidatePaths({}, ValidationOptions()).ok());
 }
 
+TEST(ValidatorTest, ValidatesTextInMemory) {
+  auto validator = Validator::FromText(kRules, "<test>");
+  ASSERT_TRUE(validator.ok());
+  const std::string csv = "id,amount\na,1\nb,-2\na,3\n";
+  auto result = (*validator)->ValidateText(csv, InputFormat::kCsv, "<body>", ValidationOptions{});
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(result->report.rows, 3);
+  EXPECT_EQ(result->bad_row_indices, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(result->report.inputs, (std::vector<std::string>{"<body>"}));
+
+  const std::string lines = "{\"id\": \"a\", \"amount\": 1}\nnot json\n";
+  auto jsonl = (*validator)->ValidateText(lines, InputFormat::kJsonl, "<body>", ValidationOptions{});
+  ASSERT_TRUE(jsonl.ok()) << jsonl.status().message();
+  EXPECT_EQ(jsonl->report.rows, 2);
+  EXPECT_EQ(jsonl->report.malformed_rows, 1);
+
+  auto header = (*validator)->ValidateText("id,amount,id\n", InputFormat::kCsv, "<body>", ValidationOptions{});
+  ASSERT_FALSE(header.ok());
+  EXPECT_EQ(header.status().code(), StatusCode::kInputError);
+  EXPECT_EQ(header.status().message().rfind("<body>:1: duplicate column name", 0), 0u) << header.status().message();
+}
+
 }  // namespace
 }  // namespace griffin

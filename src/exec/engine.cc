@@ -101,7 +101,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   BatchEvaluator evaluator(plan, options.profile_columns);
   Merger merger(plan, options.max_violations, options.on_rows);
   OrderedPipeline pipeline(evaluator, threads);
-  const int64_t max_in_flight = 2 * threads + 1;
+  const int64_t max_in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 1;
   int64_t submitted = 0, merged = 0;
   bool end_of_input = false;
   Status failure;

@@ -36,6 +36,10 @@ struct RunOptions {
   std::function<Status(const RowVerdicts&)> on_rows;
   // Compute per-column profiles (Report::column_summaries) for the run store.
   bool profile_columns = false;
+  // Chunks read ahead of the merge; 0: 2 * threads + 1. 1 reads the next
+  // chunk only after the previous one's on_rows returned (a source fed by a
+  // client that waits for each batch's result, such as an Arrow Flight exchange).
+  int64_t max_in_flight = 0;
 };
 
 // Errors: input errors (exit 3) from reading/decoding, rule errors (exit 2)

@@ -114,5 +114,48 @@ TEST(EngineTest, MaxViolationsTruncatesListButNotCounts) {
   EXPECT_EQ(report.violations[0].row, 1);
 }
 
+// A source that records, at each read, how many batches on_rows has seen.
+class LockstepProbe : public VectorSource {
+ public:
+  LockstepProbe(std::vector<std::shared_ptr<Batch>> batches, const int* delivered)
+      : VectorSource(std::move(batches)), delivered_(delivered) {}
+  Result<std::unique_ptr<Chunk>> NextChunk() override {
+    delivered_at_read.push_back(*delivered_);
+    return VectorSource::NextChunk();
+  }
+  std::vector<int> delivered_at_read;
+
+ private:
+  const int* delivered_;
+};
+
+TEST(EngineTest, MaxInFlightOneReadsOnlyAfterThePreviousBatchIsDelivered) {
+  auto rules = LoadRuleText(kRules, "rules.yaml");
+  ASSERT_TRUE(rules.ok());
+  auto plan = Plan::Compile(*rules, 0);
+  ASSERT_TRUE(plan.ok());
+  for (int64_t max_in_flight : {1, 0}) {
+    int delivered = 0;
+    LockstepProbe source(SplitRows({"id", "amount"}, Rows(), 2), &delivered);  // 5 batches
+    RunOptions options;
+    options.threads = 2;
+    options.max_in_flight = max_in_flight;
+    options.on_rows = [&delivered](const RowVerdicts&) {
+      ++delivered;
+      return Status::OK();
+    };
+    auto report = RunValidation(*plan, source, options);
+    ASSERT_TRUE(report.ok());
+    EXPECT_EQ(report->rows, 9);
+    EXPECT_EQ(delivered, 5);
+    if (max_in_flight == 1) {
+      EXPECT_EQ(source.delivered_at_read, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+    } else {  // the default reads ahead: 2 * 2 + 1 chunks before the first result
+      ASSERT_GE(source.delivered_at_read.size(), 5u);
+      EXPECT_EQ(source.delivered_at_read[4], 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace griffin

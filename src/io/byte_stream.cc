@@ -5,6 +5,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -41,6 +42,24 @@ class FdStream : public ByteStream {
   std::string name_;
   bool owns_fd_;
   std::atomic<int64_t> consumed_{0};
+};
+
+class MemoryStream : public ByteStream {
+ public:
+  explicit MemoryStream(std::string_view data) : data_(data) {}
+
+  Result<size_t> Read(char* buf, size_t n) override {
+    const size_t at = consumed_.load(std::memory_order_relaxed);
+    const size_t count = std::min(n, data_.size() - at);
+    std::memcpy(buf, data_.data() + at, count);
+    consumed_.store(at + count, std::memory_order_relaxed);
+    return count;
+  }
+  int64_t bytes_consumed() const override { return consumed_.load(std::memory_order_relaxed); }
+
+ private:
+  std::string_view data_;
+  std::atomic<size_t> consumed_{0};
 };
 
 // Shared input buffering of the decompressors.
@@ -160,6 +179,10 @@ class ZstdStream : public DecompressingStream {
 
 std::unique_ptr<ByteStream> MakeFdStream(int fd, std::string name, bool owns_fd) {
   return std::make_unique<FdStream>(fd, std::move(name), owns_fd);
+}
+
+std::unique_ptr<ByteStream> MakeMemoryStream(std::string_view data) {
+  return std::make_unique<MemoryStream>(data);
 }
 
 std::unique_ptr<ByteStream> MakeGzipStream(std::unique_ptr<ByteStream> inner, std::string name) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "util/status.h"
 
@@ -31,6 +32,10 @@ class ByteStream {
 
 // Reads `fd` (not closed unless `owns_fd`). `name` names the input in errors.
 std::unique_ptr<ByteStream> MakeFdStream(int fd, std::string name, bool owns_fd);
+
+// Reads `data` in place (no copy); the bytes must outlive the stream. For
+// inputs already in memory, such as a request body.
+std::unique_ptr<ByteStream> MakeMemoryStream(std::string_view data);
 
 // Wraps `inner` in a gzip decompressor (concatenated members are read in turn)
 // or a zstd decompressor (concatenated frames too). A stream that ends inside a

@@ -170,5 +170,18 @@ TEST(ByteStreamTest, GzipThroughAPipe) {
   writer.join();
 }
 
+TEST(ByteStreamTest, MemoryStreamReadsInPlaceInPieces) {
+  const std::string text = SampleText();
+  auto stream = MakeMemoryStream(text);
+  bool ok = false;
+  EXPECT_EQ(ReadAllOf(*stream, &ok), text);
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(stream->bytes_consumed(), static_cast<int64_t>(text.size()));
+  char buf[4];
+  EXPECT_EQ(*stream->Read(buf, sizeof buf), 0u);  // stays at the end
+  auto empty = MakeMemoryStream("");
+  EXPECT_EQ(*empty->Read(buf, sizeof buf), 0u);
+}
+
 }  // namespace
 }  // namespace griffin

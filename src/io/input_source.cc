@@ -113,8 +113,16 @@ Result<std::unique_ptr<InputSource>> OpenInput(const std::string& path, const Re
     total_bytes = info.st_size;
   }
   ASSIGN_OR_RETURN(auto stream, OpenByteStream(path, compression));
+  return OpenTextStream(std::move(stream), name, format, options, input_index, total_bytes);
+}
+
+Result<std::unique_ptr<InputSource>> OpenTextStream(std::unique_ptr<ByteStream> stream, const std::string& name,
+                                                    InputFormat format, const ReadOptions& options,
+                                                    int input_index, int64_t total_bytes) {
   if (format == InputFormat::kJsonl)
     return MakeJsonlSource(std::move(stream), name, options, input_index, total_bytes);
+  if (format != InputFormat::kCsv && format != InputFormat::kTsv)
+    return Status::UsageError(name + ": " + InputFormatName(format) + " is not a text format");
   char delimiter = options.delimiter ? *options.delimiter : format == InputFormat::kTsv ? '\t' : ',';
   if (delimiter == options.quote || delimiter == '\n' || delimiter == '\r' ||
       options.quote == '\n' || options.quote == '\r')

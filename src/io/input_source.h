@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "io/batch.h"
+#include "io/byte_stream.h"
 #include "util/status.h"
 
 namespace griffin {
@@ -62,6 +63,14 @@ class InputSource {
 // optional .gz/.zst for text formats). `input_index` is stamped on batches.
 Result<std::unique_ptr<InputSource>> OpenInput(const std::string& path, const ReadOptions& options,
                                                int input_index);
+
+// A text input (CSV, TSV or JSON lines) read from `stream`, an input that is
+// already open or in memory (a request body: MakeMemoryStream). `name` names
+// it in messages and `total_bytes` is its size when known (-1 otherwise).
+// Parquet and Arrow are not text: a UsageError.
+Result<std::unique_ptr<InputSource>> OpenTextStream(std::unique_ptr<ByteStream> stream, const std::string& name,
+                                                    InputFormat format, const ReadOptions& options,
+                                                    int input_index = 0, int64_t total_bytes = -1);
 
 // Expands the command line inputs: directories become their supported files
 // (sorted by name, not recursive into hidden entries), "-" stays. Errors for

@@ -129,6 +129,33 @@ TEST(InputSourceTest, FormatOptionsAndErrors) {
   EXPECT_EQ(missing.status().message(), dir.Path("gone.csv") + ": no such file or directory");
 }
 
+TEST(InputSourceTest, TextStreamsFromMemory) {
+  const std::string csv = "a,b\n1,2\n3\n";
+  ReadOptions options;
+  options.batch_rows = 1;
+  auto source = OpenTextStream(MakeMemoryStream(csv), "<body>", InputFormat::kCsv, options);
+  ASSERT_TRUE(source.ok());
+  Rows rows = testing::ReadAll(**source);
+  EXPECT_EQ(rows.columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(rows.cells, (Cells{{"1", "2"}, {"<malformed: record has 1 fields, expected 2>"}}));
+
+  const std::string jsonl = "{\"a\": 1}\n[2]\n";
+  options.json_columns = {"a"};
+  auto lines = OpenTextStream(MakeMemoryStream(jsonl), "<body>", InputFormat::kJsonl, options);
+  ASSERT_TRUE(lines.ok());
+  EXPECT_EQ(testing::ReadAll(**lines).cells, (Cells{{"1"}, {"<malformed: line is not a JSON object>"}}));
+
+  auto header_only = OpenTextStream(MakeMemoryStream("a\tb\n"), "<body>", InputFormat::kTsv, ReadOptions{});
+  ASSERT_TRUE(header_only.ok());
+  Rows empty = testing::ReadAll(**header_only);
+  EXPECT_EQ(empty.columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(empty.cells.empty());
+
+  auto typed = OpenTextStream(MakeMemoryStream("x"), "<body>", InputFormat::kParquet, ReadOptions{});
+  ASSERT_FALSE(typed.ok());
+  EXPECT_EQ(typed.status().message(), "<body>: parquet is not a text format");
+}
+
 TEST(InputSourceTest, ChainsInputsInOrderWithTheirIndex) {
   TempDir dir;
   std::string a = dir.Write("a.csv", "v\n1\n2\n");
