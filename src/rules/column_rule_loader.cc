@@ -67,25 +67,6 @@ Status CheckFitsType(const YamlContext& ctx, const Field& field, ColumnCheckKind
   return Status::OK();
 }
 
-// Splits a long-form check into its value field and options; a short form is
-// its own value. `value_key` is "value", "pattern" or "values".
-Result<Field> SplitLongForm(const YamlContext& ctx, const Field& field, const char* value_key,
-                            CheckOptions* options) {
-  if (!field.node.IsMap()) return field;
-  ASSIGN_OR_RETURN(std::vector<Field> entries, MapFields(ctx, field));
-  std::optional<Field> value;
-  for (const Field& entry : entries) {
-    if (entry.key == value_key) {
-      value = entry;
-      continue;
-    }
-    ASSIGN_OR_RETURN(bool is_option, ReadCheckOption(ctx, entry, /*allow_mostly=*/true, options));
-    if (!is_option) return UnknownKey(ctx, entry, {value_key, "severity", "mostly", "message"});
-  }
-  if (!value.has_value()) return ctx.Error(field, std::string("missing ") + value_key);
-  return *value;
-}
-
 Result<int64_t> ReadLength(const YamlContext& ctx, const Field& field) {
   std::optional<int64_t> value;
   if (field.node.IsScalar()) value = ParseInt64(field.node.Scalar());
@@ -150,7 +131,7 @@ Result<std::optional<ColumnCheck>> LoadCheck(const YamlContext& ctx, const Field
   const bool is_pattern = kind == ColumnCheckKind::kRegex || kind == ColumnCheckKind::kContains;
   const bool is_list = kind == ColumnCheckKind::kIn || kind == ColumnCheckKind::kNotIn;
   const char* value_key = is_pattern ? "pattern" : is_list ? "values" : "value";
-  ASSIGN_OR_RETURN(Field value, SplitLongForm(ctx, field, value_key, &check.options));
+  ASSIGN_OR_RETURN(Field value, SplitLongForm(ctx, field, value_key, /*allow_mostly=*/true, &check.options));
   switch (kind) {
     case ColumnCheckKind::kNotNull:
     case ColumnCheckKind::kUnique:
@@ -185,7 +166,7 @@ Result<ColumnCheck> LoadTypeCheck(const YamlContext& ctx, const Field& field, Va
   ColumnCheck check;
   check.kind = ColumnCheckKind::kType;
   check.location = field.key_location;
-  ASSIGN_OR_RETURN(Field value, SplitLongForm(ctx, field, "value", &check.options));
+  ASSIGN_OR_RETURN(Field value, SplitLongForm(ctx, field, "value", /*allow_mostly=*/true, &check.options));
   ASSIGN_OR_RETURN(std::string name, ReadString(ctx, value));
   std::optional<ValueType> parsed = ParseValueTypeName(name);
   if (!parsed.has_value()) {

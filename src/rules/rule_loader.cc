@@ -1,7 +1,7 @@
 // The top of a rule file (rules-v1 "Shape"): griffin, dataset, description,
 // source, score, and the check-name uniqueness rule. The sections `columns`,
-// `rows` and `table` are loaded by column_rule_loader.cc, row_rule_loader.cc
-// and table_rule_loader.cc.
+// `rows`, `table` and `training` are loaded by column_rule_loader.cc,
+// row_rule_loader.cc, table_rule_loader.cc and training_rule_loader.cc.
 #include "rules/rule_loader.h"
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include "rules/column_rule_loader.h"
 #include "rules/row_rule_loader.h"
 #include "rules/table_rule_loader.h"
+#include "rules/training_rule_loader.h"
 #include "rules/yaml_helpers.h"
 #include "util/sha256.h"
 #include "util/value_parse.h"
@@ -143,7 +144,7 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
   ASSIGN_OR_RETURN(std::vector<Field> entries,
                    rules_internal::MapFields(ctx, rules_internal::RootField(root),
                                              "a map with griffin, dataset, columns, ..."));
-  std::optional<Field> version, dataset, source, columns, rows, table, score;
+  std::optional<Field> version, dataset, source, columns, rows, table, score, training;
   for (const Field& entry : entries) {
     if (entry.key == "griffin") {
       version = entry;
@@ -161,9 +162,11 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
       table = entry;
     } else if (entry.key == "score") {
       score = entry;
+    } else if (entry.key == "training") {
+      training = entry;
     } else {
       return rules_internal::UnknownKey(ctx, entry, {"griffin", "dataset", "description", "source",
-                                                     "columns", "rows", "table", "score"});
+                                                     "columns", "rows", "table", "score", "training"});
     }
   }
   if (!version.has_value()) {
@@ -186,6 +189,9 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
     ASSIGN_OR_RETURN(rules.table, rules_internal::LoadTableChecks(ctx, *table, rules.columns));
   }
   if (score.has_value()) RETURN_IF_ERROR(LoadScore(ctx, *score, &rules.score_min));
+  if (training.has_value()) {
+    ASSIGN_OR_RETURN(rules.training, rules_internal::LoadTrainingRules(ctx, *training));
+  }
   RETURN_IF_ERROR(CheckRowNamesAreUnique(ctx, rules));
   return rules;
 }

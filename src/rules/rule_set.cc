@@ -44,4 +44,19 @@ const char* TableMetricName(TableMetric m) {
   return "?";
 }
 
+const char* TelemetryCheckKindName(TelemetryCheckKind k) {
+  switch (k) {
+    case TelemetryCheckKind::kRequired: return "required";
+    case TelemetryCheckKind::kFinite: return "finite";
+    case TelemetryCheckKind::kMin: return "min";
+    case TelemetryCheckKind::kMax: return "max";
+    case TelemetryCheckKind::kSpike: return "spike";
+  }
+  return "?";
+}
+
+std::string TelemetrySeries::CheckName(const TelemetryCheck& check) const {
+  return (is_loss ? std::string("loss.") : "metrics." + name + ".") + TelemetryCheckKindName(check.kind);
+}
+
 }  // namespace griffin

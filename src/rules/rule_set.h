@@ -103,6 +103,45 @@ struct SourceOptions {
   char quote = '"';
 };
 
+// `training:`, Griffin's extension of rules-v1 (docs/rules.md, "Training
+// telemetry"): checks on the loss and metrics a training job reports to
+// `griffin serve` (POST /metrics). Only the service evaluates them.
+enum class TelemetryCheckKind { kRequired, kFinite, kMin, kMax, kSpike };
+const char* TelemetryCheckKindName(TelemetryCheckKind k);  // "required", "finite", ...
+enum class SpikeDirection { kUp, kDown, kBoth };
+
+struct TelemetryCheck {
+  TelemetryCheckKind kind;
+  double bound = 0;          // kMin, kMax
+  // kSpike: the value is more than `sigma` sample standard deviations from
+  // the mean of the previous `window` steps, once `min_history` steps are known.
+  double sigma = 0;
+  int64_t window = 0;
+  int64_t min_history = 0;
+  SpikeDirection direction = SpikeDirection::kUp;
+  CheckOptions options;      // severity and message (mostly does not apply)
+  SourceLocation location;
+};
+
+// One reported value: the loss, or one entry of the request's `metrics`.
+struct TelemetrySeries {
+  std::string name;          // "loss", or the metric's key
+  bool is_loss = false;
+  std::vector<TelemetryCheck> checks;  // in file order
+  SourceLocation location;
+  // The checks' names: "loss.<check>" or "metrics.<name>.<check>".
+  std::string CheckName(const TelemetryCheck& check) const;
+};
+
+struct TrainingRules {
+  std::vector<TelemetrySeries> series;  // in file order
+  // A batch_hash the service does not know: its data part fails (kFail) or
+  // is left out of the score (kNeutral).
+  enum class UnknownBatch { kFail, kNeutral } unknown_batch = UnknownBatch::kFail;
+  std::optional<double> min_score;      // passed needs quality_score >= min_score
+  SourceLocation location;
+};
+
 struct RuleSet {
   int version = 1;
   std::string dataset;
@@ -112,6 +151,7 @@ struct RuleSet {
   std::vector<RowCheck> rows;
   std::vector<TableCheck> table;
   std::optional<double> score_min;
+  std::optional<TrainingRules> training;  // absent: no telemetry checks
   std::string path;     // the file it came from ("<text>" for in-memory text)
   std::string text;     // the full YAML text
   std::string sha256;   // hex sha256 of `text`

@@ -1,6 +1,7 @@
 #include "rules/yaml_helpers.h"
 
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include "util/value_parse.h"
@@ -176,6 +177,25 @@ Result<bool> ReadCheckOption(const YamlContext& ctx, const Field& field, bool al
     return true;
   }
   return false;
+}
+
+Result<Field> SplitLongForm(const YamlContext& ctx, const Field& field, const char* value_key,
+                            bool allow_mostly, CheckOptions* options) {
+  if (!field.node.IsMap()) return field;
+  ASSIGN_OR_RETURN(std::vector<Field> entries, MapFields(ctx, field));
+  std::optional<Field> value;
+  for (const Field& entry : entries) {
+    if (entry.key == value_key) {
+      value = entry;
+      continue;
+    }
+    ASSIGN_OR_RETURN(bool is_option, ReadCheckOption(ctx, entry, allow_mostly, options));
+    if (is_option) continue;
+    if (allow_mostly) return UnknownKey(ctx, entry, {value_key, "severity", "mostly", "message"});
+    return UnknownKey(ctx, entry, {value_key, "severity", "message"});
+  }
+  if (!value.has_value()) return ctx.Error(field, std::string("missing ") + value_key);
+  return *value;
 }
 
 }  // namespace griffin::rules_internal

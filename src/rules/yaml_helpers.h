@@ -96,6 +96,12 @@ Result<Severity> ReadSeverity(const YamlContext& ctx, const Field& field);
 Result<bool> ReadCheckOption(const YamlContext& ctx, const Field& field, bool allow_mostly,
                              CheckOptions* options);
 
+// Splits a long-form check ({value: .., severity: .., mostly: .., message: ..})
+// into its value field and `options`; a short form is its own value.
+// `value_key` is "value", "pattern" or "values".
+Result<Field> SplitLongForm(const YamlContext& ctx, const Field& field, const char* value_key,
+                            bool allow_mostly, CheckOptions* options);
+
 // The text of a scalar with YAML's number spellings (.inf, -.inf, .nan)
 // turned into the ones ParseFloat64 reads.
 std::string NumberText(const std::string& scalar);

@@ -112,6 +112,13 @@ const std::vector<Migration>& AllMigrations() {
            "ALTER TABLE runs ADD COLUMN host TEXT",
            "ALTER TABLE runs ADD COLUMN pid BIGINT",
        }},
+      {4,
+       {
+           // Who asked for the run, and through what: the API key id of a
+           // `griffin serve` caller, and cli | http | flight | metrics.
+           "ALTER TABLE runs ADD COLUMN key_id TEXT",
+           "ALTER TABLE runs ADD COLUMN origin TEXT",
+       }},
   };
   return migrations;
 }

@@ -22,13 +22,14 @@ TEST_P(MigrationTest, FreshStoreIsAtTheLatestMigration) {
   EXPECT_EQ(*empty, 0);
   ASSERT_TRUE(Migrate(**conn).ok());
   EXPECT_EQ(*CurrentMigration(**conn), kLatestMigration);
-  EXPECT_EQ(kLatestMigration, 3);
+  EXPECT_EQ(kLatestMigration, 4);
   ASSERT_TRUE(Migrate(**conn).ok());  // idempotent
   auto applied = Rows("SELECT number FROM schema_migrations ORDER BY number");
-  ASSERT_EQ(applied.size(), 3u);
+  ASSERT_EQ(applied.size(), 4u);
   EXPECT_EQ(applied[0][0], "1");
   EXPECT_EQ(applied[1][0], "2");
   EXPECT_EQ(applied[2][0], "3");
+  EXPECT_EQ(applied[3][0], "4");
 }
 
 TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
@@ -77,7 +78,7 @@ TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
   {
     auto conn = scratch_.Connect();
     ASSERT_TRUE(conn.ok());
-    EXPECT_EQ(*CurrentMigration(**conn), 3);
+    EXPECT_EQ(*CurrentMigration(**conn), 4);
   }
   auto history = (*store)->History("orders", 10);
   ASSERT_TRUE(history.ok()) << history.status().message();
@@ -100,6 +101,11 @@ TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
   auto ticket = (*store)->BeginRun(MakeBegin("orders", "new-1", "sha-old"));
   ASSERT_TRUE(ticket.ok()) << ticket.status().message();
   EXPECT_EQ(ticket->version, 3);
+  // Migration 4's columns: old runs have none, new runs may.
+  auto old_runs = (*store)->History("orders", 10);
+  ASSERT_TRUE(old_runs.ok());
+  EXPECT_EQ((*old_runs)[2].key_id, "");
+  EXPECT_EQ((*old_runs)[2].origin, "");
 }
 
 TEST_P(MigrationTest, StoreFromANewerGriffinIsRefused) {
@@ -114,7 +120,7 @@ TEST_P(MigrationTest, StoreFromANewerGriffinIsRefused) {
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), StatusCode::kStoreError);
   EXPECT_NE(store.status().message().find(
-                ": schema migration 99 is newer than this griffin knows (3); upgrade griffin"),
+                ": schema migration 99 is newer than this griffin knows (4); upgrade griffin"),
             std::string::npos)
       << store.status().message();
 }

@@ -69,6 +69,8 @@ struct BeginRunRequest {
   std::string rules_sha256;
   std::string rules_text;        // stored once per sha256 in rule_versions
   std::string rules_path;
+  std::string key_id;            // the caller's API key id (griffin serve); empty: none
+  std::string origin;            // cli | http | flight | metrics; empty: not recorded
 };
 
 struct RunTicket {
@@ -96,6 +98,7 @@ struct RunSummary {
   int64_t rows = 0, bad_rows = 0;
   double quality_score = 0;
   bool passed = false;
+  std::string key_id, origin;    // empty when not recorded
 };
 
 struct RuleVersionRecord {
@@ -131,6 +134,14 @@ class RunStore {
   // and mtime (the previous version of a file that has changed since).
   virtual Result<std::optional<std::string>> PreviousSchema(const std::string& path,
                                                            const std::string& rules_sha256) = 0;
+  // Records a rule file's version for `dataset` without a run (a server
+  // loading rules); a version already known keeps its first_seen.
+  virtual Status RecordRuleVersion(const std::string& dataset, const std::string& sha256,
+                                   const std::string& text, const std::string& path,
+                                   const std::string& first_seen) = 0;
+  // Drops the schema cache entries of every rule version of `dataset` (its
+  // rules changed: earlier snapshots must not be compared against).
+  virtual Status DropSchemaCache(const std::string& dataset) = 0;
   virtual std::string Describe() const = 0;   // "sqlite:.griffin/griffin.db" (no passwords)
 };
 

@@ -17,6 +17,7 @@ SqlParam Bool(bool v) { return SqlParam(v); }
 SqlParam OptionalText(const std::optional<std::string>& s) {
   return s ? SqlParam(*s) : SqlParam(std::monostate{});
 }
+SqlParam TextOrNull(const std::string& s) { return s.empty() ? SqlParam(std::monostate{}) : SqlParam(s); }
 SqlParam OptionalReal(const std::optional<double>& v) {
   return v ? SqlParam(*v) : SqlParam(std::monostate{});
 }
@@ -64,23 +65,42 @@ Result<RunTicket> SqlRunStore::BeginRun(const BeginRunRequest& request) {
                                   {Text(request.dataset)}));
     if (rows.size() != 1) return conn_->Error("version allocation returned no row");
     ticket.version = ParseInt(rows[0][0], 0);
-    RETURN_IF_ERROR(Exec(*conn_,
-                         "INSERT INTO rule_versions"
-                         " (dataset, sha256, rules_text, rules_path, first_seen)"
-                         " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (dataset, sha256) DO NOTHING",
-                         {Text(request.dataset), Text(request.rules_sha256),
-                          Text(request.rules_text), Text(request.rules_path),
-                          Text(request.started_at)}));
+    RETURN_IF_ERROR(InsertRuleVersion(request.dataset, request.rules_sha256, request.rules_text,
+                                      request.rules_path, request.started_at));
     return Exec(*conn_,
                 "INSERT INTO runs (run_id, dataset, version, started_at, status,"
-                " griffin_version, rules_sha256, rules_path, host, pid)"
-                " VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9)",
+                " griffin_version, rules_sha256, rules_path, host, pid, key_id, origin)"
+                " VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11)",
                 {Text(request.run_id), Text(request.dataset), Int(ticket.version),
                  Text(request.started_at), Text(request.griffin_version),
                  Text(request.rules_sha256), Text(request.rules_path), Text(host),
-                 Int(static_cast<int64_t>(::getpid()))});
+                 Int(static_cast<int64_t>(::getpid())), TextOrNull(request.key_id),
+                 TextOrNull(request.origin)});
   }));
   return ticket;
+}
+
+Status SqlRunStore::InsertRuleVersion(const std::string& dataset, const std::string& sha256,
+                                      const std::string& text, const std::string& path,
+                                      const std::string& first_seen) {
+  return Exec(*conn_,
+              "INSERT INTO rule_versions (dataset, sha256, rules_text, rules_path, first_seen)"
+              " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (dataset, sha256) DO NOTHING",
+              {Text(dataset), Text(sha256), Text(text), Text(path), Text(first_seen)});
+}
+
+Status SqlRunStore::RecordRuleVersion(const std::string& dataset, const std::string& sha256,
+                                      const std::string& text, const std::string& path,
+                                      const std::string& first_seen) {
+  if (dataset.empty()) return conn_->Error("cannot record a rule version: empty dataset name");
+  return InsertRuleVersion(dataset, sha256, text, path, first_seen);
+}
+
+Status SqlRunStore::DropSchemaCache(const std::string& dataset) {
+  return Exec(*conn_,
+              "DELETE FROM schema_cache WHERE rules_sha256 IN"
+              " (SELECT sha256 FROM rule_versions WHERE dataset = $1)",
+              {Text(dataset)});
 }
 
 Status SqlRunStore::NotRunning(const std::string& run_id, const char* action) {
@@ -167,7 +187,8 @@ Result<std::vector<RunSummary>> SqlRunStore::History(const std::string& dataset,
   int64_t max_rows = limit > 0 ? limit : std::numeric_limits<int64_t>::max();
   ASSIGN_OR_RETURN(auto rows,
                    conn_->Query("SELECT run_id, version, started_at, ended_at, status, rows,"
-                                " bad_rows, quality_score, passed FROM runs WHERE dataset = $1"
+                                " bad_rows, quality_score, passed, key_id, origin FROM runs"
+                                " WHERE dataset = $1"
                                 " ORDER BY version DESC LIMIT $2",
                                 {Text(dataset), Int(max_rows)}));
   std::vector<RunSummary> runs;
@@ -183,6 +204,8 @@ Result<std::vector<RunSummary>> SqlRunStore::History(const std::string& dataset,
     s.bad_rows = ParseInt(row[6]);
     s.quality_score = ParseDouble(row[7]);
     s.passed = ParseBool(row[8]);
+    s.key_id = row[9].value_or("");
+    s.origin = row[10].value_or("");
     runs.push_back(std::move(s));
   }
   return runs;

@@ -35,6 +35,9 @@ class SqlRunStore : public RunStore {
   Status CacheSchema(const SchemaCacheKey& key, const std::string& schema_json) override;
   Result<std::optional<std::string>> PreviousSchema(const std::string& path,
                                                    const std::string& rules_sha256) override;
+  Status RecordRuleVersion(const std::string& dataset, const std::string& sha256, const std::string& text,
+                           const std::string& path, const std::string& first_seen) override;
+  Status DropSchemaCache(const std::string& dataset) override;
   std::string Describe() const override { return conn_->Describe(); }
 
  private:
@@ -42,6 +45,8 @@ class SqlRunStore : public RunStore {
   Status MarkFinished(const std::string& run_id, const FinishRunRequest& request);
   Status WriteChildRows(const std::string& run_id, const FinishRunRequest& request);
   Status NotRunning(const std::string& run_id, const char* action);
+  Status InsertRuleVersion(const std::string& dataset, const std::string& sha256, const std::string& text,
+                           const std::string& path, const std::string& first_seen);
 
   std::unique_ptr<SqlConnection> conn_;
 };
