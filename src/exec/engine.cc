@@ -15,6 +15,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+Result<std::unique_ptr<BatchResult>> DecodeAndEvaluate(const BatchEvaluator& evaluator, Chunk& chunk) {
+  auto batch = chunk.Decode();
+  if (!batch.ok()) return batch.status();
+  return evaluator.Evaluate(std::move(batch).value());
+}
+
 // Worker pool with ordered result delivery.
 class OrderedPipeline {
  public:
@@ -62,7 +68,7 @@ class OrderedPipeline {
         task = std::move(queue_.front());
         queue_.pop_front();
       }
-      Result<std::unique_ptr<BatchResult>> result = Process(*task.chunk);
+      Result<std::unique_ptr<BatchResult>> result = DecodeAndEvaluate(evaluator_, *task.chunk);
       task.chunk.reset();
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -70,12 +76,6 @@ class OrderedPipeline {
       }
       result_ready_.notify_all();
     }
-  }
-
-  Result<std::unique_ptr<BatchResult>> Process(Chunk& chunk) {
-    auto batch = chunk.Decode();
-    if (!batch.ok()) return batch.status();
-    return evaluator_.Evaluate(std::move(batch).value());
   }
 
   const BatchEvaluator& evaluator_;
@@ -100,31 +100,32 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   const int threads = ResolveThreads(options.threads);
   BatchEvaluator evaluator(plan, options.profile_columns);
   Merger merger(plan, options.max_violations, options.on_rows);
-  OrderedPipeline pipeline(evaluator, threads);
   const int64_t max_in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 1;
-  int64_t submitted = 0, merged = 0;
-  bool end_of_input = false;
   Status failure;
   auto last_progress = start - std::chrono::seconds(1);  // the first merged batch reports
   int64_t first_chunk_bytes = -1;
+  int64_t merged = 0;
 
-  while (true) {
-    while (failure.ok() && !end_of_input && submitted - merged < max_in_flight) {
-      auto chunk = source.NextChunk();
-      if (!chunk.ok()) { failure = chunk.status(); break; }
-      if (*chunk == nullptr) { end_of_input = true; break; }
-      if (submitted == 0) first_chunk_bytes = source.bytes_read();
-      pipeline.Submit(submitted++, std::move(chunk).value());
+  // The next chunk; null at the end of the input or on a read error (in `failure`).
+  auto read = [&]() -> std::unique_ptr<Chunk> {
+    auto chunk = source.NextChunk();
+    if (!chunk.ok()) {
+      failure = chunk.status();
+      return nullptr;
     }
-    if (merged == submitted) break;
-    auto result = pipeline.Take(merged++);
+    if (*chunk != nullptr && first_chunk_bytes < 0) first_chunk_bytes = source.bytes_read();
+    return std::move(chunk).value();
+  };
+  // Merges the next batch's result, in input order; after a failure only counts it (draining).
+  auto merge = [&](Result<std::unique_ptr<BatchResult>> result) {
+    ++merged;
     if (!result.ok()) {
       if (failure.ok()) failure = result.status();
-      continue;  // drain what is in flight
+      return;
     }
     if (failure.ok()) {
       failure = merger.Merge(**result);
-      if (!failure.ok()) continue;  // drain what is in flight
+      if (!failure.ok()) return;
       if (merged == 1 && first_chunk_bytes > 0 && source.total_bytes() > first_chunk_bytes) {
         const double rows_per_byte = static_cast<double>(merger.rows()) / static_cast<double>(first_chunk_bytes);
         merger.ReserveForRows(static_cast<int64_t>(rows_per_byte * static_cast<double>(source.total_bytes()) * 1.05));
@@ -137,6 +138,33 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
         options.progress({merger.rows(), source.bytes_read(), source.total_bytes(),
                           std::chrono::duration<double>(now - start).count()});
       }
+    }
+  };
+
+  // An input of one chunk, and a lockstep run (one chunk in flight, so no
+  // overlap to gain), run on this thread: no worker is started or woken.
+  std::unique_ptr<Chunk> first = read();
+  std::unique_ptr<Chunk> second = first != nullptr && max_in_flight > 1 ? read() : nullptr;
+  if (second == nullptr) {
+    for (std::unique_ptr<Chunk> chunk = std::move(first); chunk != nullptr && failure.ok(); chunk = read())
+      merge(DecodeAndEvaluate(evaluator, *chunk));
+  } else {
+    OrderedPipeline pipeline(evaluator, threads);
+    int64_t submitted = 0;
+    pipeline.Submit(submitted++, std::move(first));
+    pipeline.Submit(submitted++, std::move(second));
+    bool end_of_input = false;
+    while (true) {
+      while (failure.ok() && !end_of_input && submitted - merged < max_in_flight) {
+        std::unique_ptr<Chunk> chunk = read();
+        if (chunk == nullptr) {
+          end_of_input = true;
+          break;
+        }
+        pipeline.Submit(submitted++, std::move(chunk));
+      }
+      if (merged == submitted) break;
+      merge(pipeline.Take(merged));
     }
   }
   if (!failure.ok()) return failure;

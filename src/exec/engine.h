@@ -2,7 +2,9 @@
 // report. Pipeline: the calling thread reads chunks in order (I/O, cheap) and
 // merges results in order; `threads` workers decode chunks and evaluate them.
 // At most 2 * threads + 1 chunks are in flight, which bounds memory by
-// (batch size x threads) plus what unique/distinct must keep.
+// (batch size x threads) plus what unique/distinct must keep. An input of a
+// single chunk (a small in-memory batch) and a lockstep run (max_in_flight 1)
+// are evaluated on the calling thread: no worker is started.
 //
 //   ASSIGN_OR_RETURN(auto source, OpenInputs(paths, read_options));
 //   ASSIGN_OR_RETURN(Report report, RunValidation(plan, *source, run_options));

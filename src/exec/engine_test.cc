@@ -1,5 +1,8 @@
 #include "exec/engine.h"
 
+#include <mutex>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "exec/test_batches.h"
@@ -154,6 +157,59 @@ TEST(EngineTest, MaxInFlightOneReadsOnlyAfterThePreviousBatchIsDelivered) {
       ASSERT_GE(source.delivered_at_read.size(), 5u);
       EXPECT_EQ(source.delivered_at_read[4], 0);
     }
+  }
+}
+
+// A source whose chunks record the thread that decodes them.
+class ThreadProbe : public InputSource {
+ public:
+  explicit ThreadProbe(std::vector<std::shared_ptr<Batch>> batches) : batches_(std::move(batches)) {}
+  Result<std::unique_ptr<Chunk>> NextChunk() override {
+    if (next_ == batches_.size()) return std::unique_ptr<Chunk>();
+    return std::unique_ptr<Chunk>(new ProbeChunk(batches_[next_++], this));
+  }
+  int64_t bytes_read() const override { return 0; }
+  int64_t total_bytes() const override { return 0; }
+  std::vector<std::thread::id> decoded_on;
+
+ private:
+  struct ProbeChunk : Chunk {
+    ProbeChunk(std::shared_ptr<Batch> b, ThreadProbe* p) : batch(std::move(b)), probe(p) {}
+    Result<std::shared_ptr<Batch>> Decode() override {
+      std::lock_guard<std::mutex> lock(probe->mutex_);
+      probe->decoded_on.push_back(std::this_thread::get_id());
+      return batch;
+    }
+    std::shared_ptr<Batch> batch;
+    ThreadProbe* probe;
+  };
+  std::vector<std::shared_ptr<Batch>> batches_;
+  size_t next_ = 0;
+  std::mutex mutex_;
+};
+
+TEST(EngineTest, OneChunkAndLockstepRunsEvaluateOnTheCallingThread) {
+  auto rules = LoadRuleText(kRules, "rules.yaml");
+  ASSERT_TRUE(rules.ok());
+  auto plan = Plan::Compile(*rules, 0);
+  ASSERT_TRUE(plan.ok());
+  struct Case {
+    size_t batch_rows;
+    int64_t max_in_flight;
+    bool on_caller;
+  };
+  for (const Case& c : {Case{100, 0, true}, Case{2, 1, true}, Case{2, 0, false}}) {
+    ThreadProbe source(SplitRows({"id", "amount"}, Rows(), c.batch_rows));
+    RunOptions options;
+    options.threads = 2;
+    options.max_in_flight = c.max_in_flight;
+    auto report = RunValidation(*plan, source, options);
+    ASSERT_TRUE(report.ok());
+    EXPECT_EQ(report->rows, 9);
+    EXPECT_EQ(report->threads, 2);  // the report states the resolved threads either way
+    ASSERT_FALSE(source.decoded_on.empty());
+    for (std::thread::id id : source.decoded_on)
+      EXPECT_EQ(id == std::this_thread::get_id(), c.on_caller) << c.batch_rows << " rows, " << c.max_in_flight;
   }
 }
 
