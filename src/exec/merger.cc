@@ -177,28 +177,37 @@ Status Merger::Merge(BatchResult& result) {
 Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
                                const std::vector<std::vector<int64_t>>& first_rows) {
   const Batch& batch = *result.batch;
-  // Every error-severity violation of the batch, ordered by (row, check position).
+  // Every error-severity violation of the batch, ordered by (row, check
+  // position): a counting sort on the row, filled malformed first and then in
+  // check order, so each row's entries come out in position order.
   struct Entry {
     int32_t row;
     int position;   // check index; -1 malformed
     size_t ordinal; // index into that check's row list (or malformed_records)
   };
-  std::vector<Entry> entries;
-  for (size_t i = 0; i < batch.malformed_records.size(); ++i)
-    entries.push_back({static_cast<int32_t>(batch.malformed_records[i].row_in_batch), -1, i});
+  std::vector<uint32_t> cursor(static_cast<size_t>(batch.num_rows) + 1, 0);
+  for (const MalformedRecord& record : batch.malformed_records) ++cursor[record.row_in_batch + 1];
+  for (size_t c = 0; c < result.checks.size(); ++c) {
+    if (plan_->checks()[c].options.severity != Severity::kError) continue;
+    for (int32_t r : result.checks[c].rows) ++cursor[r + 1];
+  }
+  for (size_t r = 1; r < cursor.size(); ++r) cursor[r] += cursor[r - 1];
+  std::vector<Entry> entries(cursor.back());
+  for (size_t i = 0; i < batch.malformed_records.size(); ++i) {
+    const int32_t r = static_cast<int32_t>(batch.malformed_records[i].row_in_batch);
+    entries[cursor[r]++] = {r, -1, i};
+  }
   for (size_t c = 0; c < result.checks.size(); ++c) {
     if (plan_->checks()[c].options.severity != Severity::kError) continue;
     const auto& rows = result.checks[c].rows;
-    for (size_t i = 0; i < rows.size(); ++i) entries.push_back({rows[i], static_cast<int>(c), i});
+    for (size_t i = 0; i < rows.size(); ++i) entries[cursor[rows[i]]++] = {rows[i], static_cast<int>(c), i};
   }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return a.row != b.row ? a.row < b.row : a.position < b.position;
-  });
   RowVerdicts verdicts;
   verdicts.batch = &batch;
   verdicts.base_row = base;
   verdicts.bad = result.bad.data();
   verdicts.columns = &result.columns;
+  verdicts.errors.reserve(entries.size());
   verdicts.error_offsets.push_back(0);
   for (size_t e = 0; e < entries.size(); ++e) {
     const Entry& entry = entries[e];

@@ -1,5 +1,6 @@
 #include "exec/violation_messages.h"
 
+#include <charconv>
 #include <cmath>
 
 #include <arrow/array.h>
@@ -16,6 +17,13 @@ void ReplaceAll(std::string* text, std::string_view from, const std::string& to)
     text->replace(pos, from.size(), to);
     pos += to.size();
   }
+}
+
+template <typename Int>
+JsonScalar IntegerText(Int value) {
+  char buffer[24];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return JsonScalar::Raw(std::string(buffer, end));
 }
 
 JsonScalar ArrowValue(const arrow::Array& array, int64_t row) {
@@ -35,6 +43,15 @@ JsonScalar ArrowValue(const arrow::Array& array, int64_t row) {
       const auto& dict = static_cast<const arrow::DictionaryArray&>(array);
       return ArrowValue(*dict.dictionary(), dict.GetValueIndex(row));
     }
+    // Integers as Scalar::ToString writes them (plain decimal), without the scalar.
+    case T::INT8: return IntegerText(static_cast<const arrow::Int8Array&>(array).Value(row));
+    case T::INT16: return IntegerText(static_cast<const arrow::Int16Array&>(array).Value(row));
+    case T::INT32: return IntegerText(static_cast<const arrow::Int32Array&>(array).Value(row));
+    case T::INT64: return IntegerText(static_cast<const arrow::Int64Array&>(array).Value(row));
+    case T::UINT8: return IntegerText(static_cast<const arrow::UInt8Array&>(array).Value(row));
+    case T::UINT16: return IntegerText(static_cast<const arrow::UInt16Array&>(array).Value(row));
+    case T::UINT32: return IntegerText(static_cast<const arrow::UInt32Array&>(array).Value(row));
+    case T::UINT64: return IntegerText(static_cast<const arrow::UInt64Array&>(array).Value(row));
     case T::DATE32: return JsonScalar::String(FormatDate(static_cast<const arrow::Date32Array&>(array).Value(row)));
     case T::TIMESTAMP: {
       int64_t v = static_cast<const arrow::TimestampArray&>(array).Value(row);
@@ -85,15 +102,13 @@ std::string ValueForMessage(const JsonScalar& value) {
 std::string ViolationMessage(const Plan& plan, int check_index, const CompiledColumnCheck* column_check,
                              const JsonScalar& value, int64_t row, int64_t first_row) {
   const CheckInfo& info = plan.checks()[check_index];
-  const std::string shown = ValueForMessage(value);
   if (info.options.message) {
     std::string message = *info.options.message;
-    ReplaceAll(&message, "{value}", shown);
+    ReplaceAll(&message, "{value}", ValueForMessage(value));
     ReplaceAll(&message, "{column}", info.column.value_or(""));
     ReplaceAll(&message, "{row}", std::to_string(row));
     return message;
   }
-  const std::string column = info.column.value_or("");
   if (!column_check) {
     const RowPlan* row_plan = nullptr;
     for (const RowPlan& r : plan.rows())
@@ -105,29 +120,43 @@ std::string ViolationMessage(const Plan& plan, int check_index, const CompiledCo
     }
     return info.name + " is false: " + (row_plan ? row_plan->rule->expr_text : "");
   }
+  // "<column> <value> <what>": one string, appended in place (this runs for
+  // every listed violation and every collected row error).
+  const ColumnCheckKind kind = column_check->kind;
   const std::string& bound = column_check->bound_text;
-  const std::string quoted = value.kind == JsonScalar::Kind::kString ? "'" + shown + "'" : shown;
-  switch (column_check->kind) {
-    case ColumnCheckKind::kNotNull: return column + " is null";
-    case ColumnCheckKind::kType: return column + " " + quoted + " is not a valid " + bound;
-    case ColumnCheckKind::kUnique:
-      return column + " " + quoted + " duplicates row " + std::to_string(first_row);
-    case ColumnCheckKind::kMin: return column + " " + shown + " is below min " + bound;
-    case ColumnCheckKind::kMax: return column + " " + shown + " is above max " + bound;
-    case ColumnCheckKind::kGt: return column + " " + shown + " is not greater than " + bound;
-    case ColumnCheckKind::kLt: return column + " " + shown + " is not less than " + bound;
-    case ColumnCheckKind::kFinite: return column + " " + shown + " is not finite";
-    case ColumnCheckKind::kRegex: return column + " " + quoted + " does not match /" + bound + "/";
-    case ColumnCheckKind::kContains: return column + " " + quoted + " contains no match of /" + bound + "/";
-    case ColumnCheckKind::kIn: return column + " " + quoted + " is not in " + bound;
-    case ColumnCheckKind::kNotIn: return column + " " + quoted + " is in " + bound;
-    case ColumnCheckKind::kLength: {
-      std::string range = "[" + std::to_string(column_check->length_min) + ", " +
-                          (column_check->length_max == INT64_MAX ? std::string("inf")
-                                                                 : std::to_string(column_check->length_max)) + "]";
-      return column + " " + quoted + " has length " + std::to_string(Utf8Length(value.text)) +
-             ", outside " + range;
-    }
+  const std::string_view column = info.column ? std::string_view(*info.column) : std::string_view();
+  const std::string_view shown = value.is_null() ? std::string_view("null") : std::string_view(value.text);
+  std::string out;
+  out.reserve(column.size() + shown.size() + bound.size() + 40);
+  out.append(column);
+  if (kind == ColumnCheckKind::kNotNull) return out.append(" is null");
+  out += ' ';
+  // Bounds and finite show numbers bare; the other kinds quote a string value.
+  const bool numeric = kind == ColumnCheckKind::kMin || kind == ColumnCheckKind::kMax ||
+                       kind == ColumnCheckKind::kGt || kind == ColumnCheckKind::kLt ||
+                       kind == ColumnCheckKind::kFinite;
+  const bool quote = !numeric && value.kind == JsonScalar::Kind::kString;
+  if (quote) out += '\'';
+  out.append(shown);
+  if (quote) out += '\'';
+  switch (kind) {
+    case ColumnCheckKind::kType: return out.append(" is not a valid ").append(bound);
+    case ColumnCheckKind::kUnique: return out.append(" duplicates row ").append(std::to_string(first_row));
+    case ColumnCheckKind::kMin: return out.append(" is below min ").append(bound);
+    case ColumnCheckKind::kMax: return out.append(" is above max ").append(bound);
+    case ColumnCheckKind::kGt: return out.append(" is not greater than ").append(bound);
+    case ColumnCheckKind::kLt: return out.append(" is not less than ").append(bound);
+    case ColumnCheckKind::kFinite: return out.append(" is not finite");
+    case ColumnCheckKind::kRegex: return out.append(" does not match /").append(bound).append("/");
+    case ColumnCheckKind::kContains: return out.append(" contains no match of /").append(bound).append("/");
+    case ColumnCheckKind::kIn: return out.append(" is not in ").append(bound);
+    case ColumnCheckKind::kNotIn: return out.append(" is in ").append(bound);
+    case ColumnCheckKind::kLength:
+      out.append(" has length ").append(std::to_string(Utf8Length(value.text))).append(", outside [");
+      out.append(std::to_string(column_check->length_min)).append(", ");
+      return out.append(column_check->length_max == INT64_MAX ? std::string("inf")
+                                                              : std::to_string(column_check->length_max)).append("]");
+    case ColumnCheckKind::kNotNull: break;
   }
   return info.name + " failed";
 }
