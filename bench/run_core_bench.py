@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import pathlib
-import subprocess
 import sys
 import time
 
@@ -28,34 +27,25 @@ BENCH_DIR = pathlib.Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
 sys.path[:0] = [str(BENCH_DIR), str(REPO_ROOT / "examples"), str(REPO_ROOT / "tests" / "python")]
 import core_checks  # noqa: E402
+import datasets  # noqa: E402
+import measure  # noqa: E402
 
-DATA_DIR = BENCH_DIR / "data"
-SEED = 20240601
+DATA_DIR = datasets.DATA_DIR
+SEED = datasets.SEED
 SAMPLE_ROWS = 20_000
 
 
 def ensure_data(size_mb):
-    """The cached CSV of about size_mb megabytes (10**6 bytes), generated if absent."""
-    import generate_transactions
+    """The cached CSV of about size_mb megabytes (10**6 bytes), generated if absent.
+    Everything runs in child processes: this process stays small, so the peak RSS
+    that the measured children inherit from it (bench/measure.py) stays small."""
     path = DATA_DIR / f"transactions_{size_mb:g}mb_seed{SEED}.csv"
     if path.exists():
         return path
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    sample = DATA_DIR / "sample.tmp.csv"
-    bytes_per_row = generate_transactions.write(SAMPLE_ROWS, SEED, str(sample)) / SAMPLE_ROWS
+    sample = datasets.generate(SAMPLE_ROWS, DATA_DIR / "sample.tmp.csv", SEED)
+    bytes_per_row = sample.stat().st_size / SAMPLE_ROWS
     sample.unlink()
-    rows = max(1000, int(size_mb * 1e6 / bytes_per_row))
-    started = time.perf_counter()
-    partial = path.with_name(path.stem + ".partial.csv")
-    # In a child process: a parent grown by generation would make every later
-    # child's ru_maxrss start at the parent's size (fork copies the RSS count).
-    generator = pathlib.Path(generate_transactions.__file__)
-    subprocess.run([sys.executable, str(generator), "--rows", str(rows), "--seed", str(SEED),
-                    "--out", str(partial)], check=True, stdout=subprocess.DEVNULL)
-    partial.rename(path)
-    print(f"generated {path.name}: {rows:,} rows, {path.stat().st_size / 1e6:,.0f} MB in "
-          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
-    return path
+    return datasets.generate(max(1000, int(size_mb * 1e6 / bytes_per_row)), path, SEED)
 
 
 def write_rules(with_unique):
@@ -69,13 +59,8 @@ def write_rules(with_unique):
 
 def run_measured(command):
     """(exit status, stdout bytes, wall seconds, peak RSS in MB) of a child process."""
-    started = time.perf_counter()
-    with subprocess.Popen(command, stdout=subprocess.PIPE) as child:
-        stdout = child.stdout.read()
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - started
-    return child.returncode, stdout, wall, usage.ru_maxrss / 1024  # ru_maxrss is KiB on Linux
+    result = measure.run_child(command)
+    return result["status"], result["stdout"], result["wall_s"], result["peak_rss_mb"]
 
 
 def griffin_binary():

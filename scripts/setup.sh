@@ -3,7 +3,8 @@
 #   1. Debian packages from ci/apt-packages.txt (only the missing ones),
 #   2. the project venv .venv with the pinned requirements.txt (Arrow C++ comes
 #      from the pyarrow wheel there), and the griffin Python package in it,
-#   3. a Release build in build/ (the CLI is ./build/griffin).
+#   3. the benchmark peers in .venv-bench (bench/requirements.txt) and the Deequ jar,
+#   4. a Release build in build/ (the CLI is ./build/griffin).
 # Idempotent: a second run only rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,19 @@ fi
 # The griffin Python package (python/, pyproject.toml) into the venv. No build
 # isolation: the extension builds against the venv's pinned pyarrow 26.
 .venv/bin/pip install -q --disable-pip-version-check --no-build-isolation .
+
+# The benchmark's peers (bench/requirements.txt, pinned) in their own venv,
+# .venv-bench, so their dependencies never move the pins above; and the Deequ jar
+# that PyDeequ drives (bench/fetch_deequ.sh: Maven Central, SHA-256 checked).
+[ -x .venv-bench/bin/python ] || "$PYTHON" -m venv .venv-bench
+bench_stamp=.venv-bench/.requirements.sha256
+bench_want=$(sha256sum bench/requirements.txt | cut -d' ' -f1)
+if [ ! -f "$bench_stamp" ] || [ "$(cat "$bench_stamp")" != "$bench_want" ]; then
+  echo "setup: installing the pinned benchmark peers into .venv-bench"
+  .venv-bench/bin/pip install -q --disable-pip-version-check -r bench/requirements.txt
+  echo "$bench_want" > "$bench_stamp"
+fi
+bench/fetch_deequ.sh >/dev/null
 
 BUILD_DIR=${BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then

@@ -6,7 +6,7 @@
 #   3. the same C++ unit tests and rule cases under ASan+UBSan (build-asan/),
 #   4. each libFuzzer target briefly (build-fuzz/, clang),
 #   5. the CUDA handler of griffin.jax.check compiled (scripts/cuda_compile_check.sh),
-#   6. the benchmark harness in quick mode (correctness only, no timing asserts).
+#   6. the benchmark harnesses in quick mode (correctness only, no timing asserts).
 # Exits non-zero on the first failing stage. FUZZ_SECONDS sets the fuzz time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +55,10 @@ scripts/cuda_compile_check.sh
 
 echo "== benchmark harness (quick)"
 .venv/bin/python bench/run_core_bench.py --quick
+# Griffin vs its peers (bench/run_peers.py): every tool installed and run, the
+# per-check counts equal or documented; 20k rows, no timing asserts (~1.5 min).
+.venv/bin/python -m pytest -q bench/compare_test.py
+.venv/bin/python bench/run_peers.py --quick --require-all
 .venv/bin/python bench/run_jax_bench.py --quick
 
 echo "all test stages passed"

@@ -1,0 +1,15 @@
+# Entry points that are not the build (CMake does that: ./scripts/setup.sh).
+#   make bench        Griffin vs its peers at 1M and 10M rows; writes docs/benchmarks.md
+#                     and docs/benchmarks.png (long: about an hour on 2 cores)
+#   make bench-1m     the same at 1M rows only
+#   make bench-quick  the CI check: 20k rows, counts only
+.PHONY: bench bench-1m bench-quick
+
+bench:
+	.venv/bin/python bench/run_peers.py
+
+bench-1m:
+	.venv/bin/python bench/run_peers.py --rows 1000000
+
+bench-quick:
+	.venv/bin/python bench/run_peers.py --quick --require-all

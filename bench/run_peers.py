@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Griffin against its peers: the same 13 checks (bench/suite.rules.yaml), the
+same data, the same counts, in one run. `make bench` runs the full version.
+
+    python bench/run_peers.py --quick                   # CI: 20k rows, 1 run, counts only
+    python bench/run_peers.py                           # 1M and 10M rows, 5 runs; writes docs/
+    python bench/run_peers.py --rows 1000000 --tools griffin,duckdb,polars --no-docs
+
+For each size: the generator's CSV and its Parquet copy (bench/datasets.py).
+Scenarios: csv (from the CSV on disk to counts), memory (from the tool's frame
+of the Parquet copy to counts) and latency (10,000 rows in memory, per call).
+Every tool runs in its own child process (bench/child.py; one process per
+scenario in the full run, so peak RSS is per tool and scenario), under the venv
+that holds it (bench/tools/__init__.py). Griffin's CLI runs as a process per run.
+
+Exits 1 when a count differs from Griffin's without a documented reason
+(bench/suite.py ALLOWED_DIFFERENCES), or when an installed tool failed to run;
+with --require-all (CI) also when a tool is not installed. Never on speed.
+This process imports no numpy/pyarrow: its RSS would leak into the children's
+ru_maxrss (bench/measure.py).
+"""
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+BENCH_DIR = pathlib.Path(__file__).resolve().parent
+REPO_ROOT = BENCH_DIR.parent
+sys.path.insert(0, str(BENCH_DIR))
+
+import compare  # noqa: E402
+import datasets  # noqa: E402
+import machine  # noqa: E402
+import measure  # noqa: E402
+import suite  # noqa: E402
+from tools import TOOLS  # noqa: E402
+
+LATENCY_ROWS = 10_000
+CLI = "griffin-cli"
+RESULTS = datasets.DATA_DIR / "peers_results.json"
+
+
+def griffin_binary():
+    return pathlib.Path(os.environ.get("GRIFFIN_BIN", REPO_ROOT / "build" / "griffin"))
+
+
+def interpreter(tool):
+    return REPO_ROOT / TOOLS[tool][1] / "bin" / "python"
+
+
+def run_tool(tool, jobs, args, timeout):
+    """One child running `jobs` ({scenario: path}); -> {scenario: result} or {"error"}."""
+    python = interpreter(tool)
+    if not python.exists():
+        return {"error": f"not installed ({python.relative_to(REPO_ROOT)} is missing)", "missing": True}
+    command = [str(python), str(BENCH_DIR / "child.py"), tool, "--runs", str(args.runs),
+               "--warmup", str(args.warmup), "--latency-calls", str(args.latency_calls)]
+    for scenario, path in jobs.items():
+        command += ["--job", f"{scenario}={path}"]
+    command = ["timeout", "-s", "KILL", str(timeout)] + command
+    log = datasets.DATA_DIR / f"child-{tool}.log"
+    with open(log, "wb") as stderr:
+        run = measure.run_child(command, stderr=stderr)
+    if run["status"] != 0:
+        tail = log.read_text(errors="replace").strip().splitlines()[-3:]
+        missing = any("ModuleNotFoundError" in line for line in tail)
+        why = "killed after %d s" % timeout if run["status"] in (-9, 137) else "exit %d" % run["status"]
+        return {"error": ("not installed: " if missing else f"{why}: ") + " | ".join(tail)[-400:],
+                "missing": missing}
+    out = json.loads(run["stdout"])
+    peak_kib = out["own_rss_kib"] + out["helper_rss_kib"]  # Spark: Python + the JVM
+    results = {}
+    for scenario, job in out["jobs"].items():
+        results[scenario] = dict(job, scenario=scenario, peak_rss_mb=peak_kib / 1024,
+                                 versions=out["versions"], not_expressible=out["not_expressible"],
+                                 setup_s=out["setup_s"], table_as_passed=out["table_as_passed"])
+    return results
+
+
+def run_cli(csv_path, args):
+    """griffin validate as a process per run: wall, CPU and peak RSS from wait4."""
+    from tools.griffin_py import counts_of
+    command = [str(griffin_binary()), "validate", "-r", str(suite.RULES_PATH), str(csv_path),
+               "--format", "json", "--no-store", "--max-violations", "0"]
+    if not griffin_binary().is_file():
+        return {"error": f"no griffin binary at {griffin_binary()}"}
+    runs, counts = [], None
+    for index in range(args.warmup + args.runs):
+        run = measure.run_child(command)
+        if run["status"] not in (0, 1):
+            return {"error": f"exit {run['status']}: {' '.join(command)}"}
+        report = json.loads(run["stdout"])
+        counts = counts_of(report)
+        if index >= args.warmup:
+            runs.append(run)
+    version = subprocess.run([str(griffin_binary()), "--version"], capture_output=True, text=True).stdout
+    return {"scenario": "csv", "counts": counts, "wall_s": [r["wall_s"] for r in runs],
+            "cpu_s": [r["cpu_s"] for r in runs], "peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
+            "versions": {"griffin": version.strip()},
+            "not_expressible": {}, "load_s": 0.0, "setup_s": 0.0}
+
+
+def summarize(result, size_bytes):
+    wall = result.get("wall_s") or []
+    if not wall:
+        return
+    median = statistics.median(wall)
+    result.update(median_s=median, cpu_median_s=statistics.median(result["cpu_s"]), n_runs=len(wall),
+                  rows_per_s=result["counts"]["evaluated_rows"] / median, mb_per_s=size_bytes / 1e6 / median)
+    if result["scenario"] == "latency":
+        ordered = sorted(wall)
+        result["p99_s"] = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def run_size(rows, tools, args, timeout, with_latency):
+    csv_path = datasets.transactions(rows, "csv")
+    parquet_path = datasets.transactions(rows, "parquet")
+    latency_path = datasets.transactions(LATENCY_ROWS, "parquet") if with_latency else None
+    by_scenario = {s: {} for s in suite.SCENARIOS + (["latency"] if latency_path else [])}
+    for tool in tools:
+        if tool == CLI:
+            by_scenario["csv"][CLI] = run_cli(csv_path, args)
+            continue
+        jobs = {"csv": csv_path, "memory": parquet_path}
+        if latency_path:
+            jobs["latency"] = latency_path
+        groups = [jobs] if args.quick else [{s: p} for s, p in jobs.items()]
+        for group in groups:
+            started = time.perf_counter()
+            outcome = run_tool(tool, group, args, timeout)
+            for scenario in group:
+                by_scenario[scenario][tool] = outcome.get(scenario, outcome)
+            print(f"  {tool:<20} {','.join(group):<20} {time.perf_counter() - started:7.1f} s"
+                  + (f"  {outcome['error']}" if "error" in outcome else ""), file=sys.stderr, flush=True)
+    sizes = {"csv": csv_path.stat().st_size, "memory": csv_path.stat().st_size,
+             "latency": latency_path.stat().st_size if latency_path else 0}
+    for scenario, results in by_scenario.items():
+        for result in results.values():
+            if "counts" in result:
+                summarize(result, sizes[scenario])
+    return {"rows": rows, "csv_bytes": csv_path.stat().st_size, "csv": str(csv_path.relative_to(REPO_ROOT)),
+            "parquet": str(parquet_path.relative_to(REPO_ROOT)), "scenarios": by_scenario}
+
+
+def check_counts(size_result):
+    """Prints each scenario's count table and differences; -> True when all are explained."""
+    ok = True
+    for scenario, results in size_result["scenarios"].items():
+        ran = {t: r for t, r in results.items() if "counts" in r}
+        if "griffin" not in ran:
+            print(f"{scenario}: Griffin did not run; nothing to compare", file=sys.stderr)
+            ok = False
+            continue
+        print(f"\n== counts, {scenario}, {size_result['rows']:,} rows")
+        print(compare.count_table(ran))
+        rows, same = compare.compare(ran, ran["griffin"]["counts"]["malformed_rows"])
+        size_result.setdefault("differences", {})[scenario] = rows
+        ok &= same
+        for row in rows:
+            print(f"  {row['tool']:<20} {row['check']:<22} griffin {compare.format_value(row['griffin']):>10}"
+                  f"  tool {compare.format_value(row['value']):>10}  "
+                  + (row["reason"] or "UNDOCUMENTED DIFFERENCE")
+                  + ("" if row["allowed"] else "  <- FAIL"))
+    return ok
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Griffin vs its peers: counts, time, memory")
+    parser.add_argument("--quick", action="store_true", help="CI: 20,000 rows, 1 run, no warm-up")
+    parser.add_argument("--rows", type=int, action="append", help="sizes (default 1M and 10M)")
+    parser.add_argument("--tools", help="comma-separated (default: all)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--warmup", type=int, default=1)
+    parser.add_argument("--latency-calls", type=int, default=200)
+    parser.add_argument("--no-latency", dest="latency", action="store_false")
+    parser.add_argument("--timeout", type=int, default=3600, help="seconds per child process")
+    parser.add_argument("--require-all", action="store_true", help="fail when a tool is not installed")
+    parser.add_argument("--no-docs", dest="docs", action="store_false", help="do not write docs/")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.rows, args.runs, args.warmup, args.latency_calls = args.rows or [20_000], 1, 0, 20
+        args.docs = False
+    tools = args.tools.split(",") if args.tools else ["griffin", CLI] + [t for t in TOOLS if t != "griffin"]
+    unknown = [t for t in tools if t != CLI and t not in TOOLS]
+    if unknown or "griffin" not in tools:
+        parser.error(f"unknown tools {unknown}" if unknown else "griffin is the reference: keep it in --tools")
+    run = {"machine": machine.describe(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+           "loadavg_before": os.getloadavg(), "runs": args.runs, "warmup": args.warmup,
+           "command": " ".join([os.path.relpath(sys.executable, REPO_ROOT)] + sys.argv), "sizes": []}
+    ok = True
+    for index, rows in enumerate(args.rows or [1_000_000, 10_000_000]):
+        print(f"== {rows:,} rows", file=sys.stderr)
+        size_result = run_size(rows, tools, args, 300 if args.quick else args.timeout,
+                               with_latency=args.latency and index == 0)
+        run["sizes"].append(size_result)
+        ok &= check_counts(size_result)
+        for scenario, results in size_result["scenarios"].items():
+            for tool, result in results.items():
+                if "error" in result and (not result.get("missing") or args.require_all):
+                    print(f"{tool} ({scenario}) did not run: {result['error']}", file=sys.stderr)
+                    ok = False
+    run["loadavg_after"] = os.getloadavg()
+    RESULTS.write_text(json.dumps(run, indent=1, default=str))
+    import report
+    print("\n" + report.summary_text(run))
+    if args.docs:
+        report.write_docs(run, REPO_ROOT / "docs" / "benchmarks.md", REPO_ROOT / "docs" / "benchmarks.png")
+    print("\ncounts: " + ("every difference is documented" if ok else "FAILED (see above)"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Great Expectations (pandas engine, ephemeral context): one expectation suite
+for the suite's checks, validated on a frame typed by frames.pandas_typed (GE has
+no per-row type parse: the type checks are regexes / strftime on the text)."""
+import frames
+import suite
+from tools.base import cpu_extra_s, rss_extra_kib, teardown  # noqa: F401
+
+VERSIONS = ["great_expectations", "pandas"]
+NOT_EXPRESSIBLE = {}
+
+
+def _expectations(text_input):
+    import great_expectations as gx
+    e = gx.expectations
+    fmt = {"result_format": "BASIC"}
+    listed = [
+        ("txn_id.unique", e.ExpectColumnValuesToBeUnique(column="txn_id", **fmt)),
+        ("account_id.not_null", e.ExpectColumnValuesToNotBeNull(column="account_id", **fmt)),
+        ("amount.max", e.ExpectColumnValuesToBeBetween(column="amount", max_value=suite.AMOUNT_MAX, **fmt)),
+        ("currency.in", e.ExpectColumnValuesToBeInSet(column="currency", value_set=suite.CURRENCIES, **fmt)),
+        ("email.regex", e.ExpectColumnValuesToMatchRegex(column="email", regex=suite.EMAIL_RE,
+                                                         mostly=0.98, **fmt)),
+        ("label.in", e.ExpectColumnValuesToBeInSet(column="label", value_set=suite.LABELS, **fmt)),
+        ("created_at.type", e.ExpectColumnValuesToMatchStrftimeFormat(
+            column="created_at_text", strftime_format=suite.TIMESTAMP_FORMAT, **fmt)),
+        ("country.length", e.ExpectColumnValueLengthsToEqual(column="country", value=suite.COUNTRY_LENGTH,
+                                                             **fmt)),
+        # kind != 'refund' or amount < 0, as "amount < 0 where kind == 'refund'"
+        ("refunds_are_negative", e.ExpectColumnValuesToBeBetween(
+            column="amount", max_value=0, strict_max=True, row_condition='kind=="refund"',
+            condition_parser="pandas", **fmt)),
+        # null_fraction <= 0.05 is "not null, mostly 0.95"; observed = unexpected / element count
+        ("email.null_fraction", e.ExpectColumnValuesToNotBeNull(column="email", mostly=0.95, **fmt)),
+        ("label.mean", e.ExpectColumnMeanToBeBetween(column="label", max_value=0.05, **fmt)),
+    ]
+    if text_input:
+        listed.append(("amount.type", e.ExpectColumnValuesToMatchRegex(
+            column="amount_text", regex=frames._FLOAT_FULL, **fmt)))
+        listed.append(("label.type", e.ExpectColumnValuesToMatchRegex(
+            column="label_text", regex=frames._INT_FULL, **fmt)))
+    return listed
+
+
+def setup():
+    import logging
+    import great_expectations as gx
+    logging.getLogger("great_expectations").setLevel(logging.ERROR)
+    context = gx.get_context(mode="ephemeral")
+    try:
+        context.variables.progress_bars = {"globally": False, "metric_calculations": False}
+    except Exception:  # older context variables API: bars only cost terminal output
+        pass
+    asset = context.data_sources.add_pandas("bench").add_dataframe_asset("frame")
+    definition = asset.add_batch_definition_whole_dataframe("whole")
+    suites = {}
+    for text_input in (True, False):
+        names, expectations = zip(*_expectations(text_input))
+        expectation_suite = gx.ExpectationSuite(name=f"suite_text_{text_input}")
+        for name, expectation in zip(names, expectations):
+            expectation.meta = {"check": name}
+            expectation_suite.add_expectation(expectation)
+        suites[text_input] = context.suites.add(expectation_suite)
+    return {"context": context, "definition": definition, "suites": suites}
+
+
+def load(ctx, path):
+    return frames.pandas_read_parquet(path)
+
+
+def from_csv(ctx, path):
+    return from_frame(ctx, frames.pandas_read_csv(path))
+
+
+def from_frame(ctx, frame):
+    df = frames.pandas_typed(frame)
+    text_input = "amount_text" in df
+    expectation_suite = ctx["suites"][text_input]
+    batch = ctx["definition"].get_batch(batch_parameters={"dataframe": df})
+    result = batch.validate(expectation_suite)
+    by_name = {r.expectation_config.meta["check"]: r for r in result.results}
+    counts = {"evaluated_rows": len(df)}
+    for name in suite.CHECKS:
+        if name in by_name:
+            counts[name] = int(by_name[name].result["unexpected_count"])
+    if not text_input:  # typed columns cannot fail their type
+        counts["amount.type"] = counts["label.type"] = 0
+    nulls = by_name["email.null_fraction"].result
+    counts["email.null_fraction"] = nulls["unexpected_count"] / nulls["element_count"]
+    counts["label.mean"] = float(by_name["label.mean"].result["observed_value"])
+    return counts
