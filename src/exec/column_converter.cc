@@ -1,5 +1,7 @@
 #include "exec/column_converter.h"
 
+#include <cstring>
+
 #include <arrow/array.h>
 #include <arrow/type.h>
 
@@ -125,9 +127,42 @@ void ConvertText(const Batch& batch, const std::string_view* values, const uint8
   }
 }
 
+// valid[r] = array.IsValid(r) && !batch.IsMalformed(r), a byte of the bitmap
+// at a time (arrays of the types converted here have a bitmap or no nulls).
 void MarkValidity(const arrow::Array& array, const Batch& batch, std::vector<uint8_t>* valid) {
   const int64_t n = array.length();
-  for (int64_t r = 0; r < n; ++r) (*valid)[r] = array.IsValid(r) && !batch.IsMalformed(r);
+  uint8_t* out = valid->data();
+  const uint8_t* bits = array.null_bitmap_data();
+  if (bits == nullptr || array.null_count() == 0) {
+    std::memset(out, bits == nullptr && array.data()->null_count == n ? 0 : 1, static_cast<size_t>(n));
+  } else {
+    const int64_t offset = array.offset();
+    int64_t r = 0;
+    for (; r < n && (offset + r) % 8 != 0; ++r) out[r] = arrow::bit_util::GetBit(bits, offset + r);
+    for (; r + 8 <= n; r += 8) {
+      const uint8_t byte = bits[(offset + r) / 8];
+      for (int b = 0; b < 8; ++b) out[r + b] = (byte >> b) & 1;
+    }
+    for (; r < n; ++r) out[r] = arrow::bit_util::GetBit(bits, offset + r);
+  }
+  if (!batch.malformed.empty())
+    for (int64_t r = 0; r < n; ++r) out[r] &= batch.malformed[r] ^ 1;
+}
+
+// A string column declared string over an Arrow utf8 / large_utf8 array: the
+// views straight from the offsets (empty under nulls), no parsing.
+template <typename ArrowStringArray>
+void ViewArrowStrings(const arrow::Array& array, const Batch& batch, TypedColumn* out) {
+  const auto& strings = static_cast<const ArrowStringArray&>(array);
+  const int64_t n = strings.length();
+  out->owned_strings.resize(static_cast<size_t>(n));
+  std::string_view* views = out->owned_strings.data();
+  for (int64_t r = 0; r < n; ++r) views[r] = strings.GetView(r);
+  MarkValidity(array, batch, &out->valid);
+  if (array.null_count() > 0)
+    for (int64_t r = 0; r < n; ++r)
+      if (strings.IsNull(r)) views[r] = std::string_view();
+  out->strings = views;
 }
 
 template <typename ArrowArrayType, typename Out>
@@ -306,6 +341,14 @@ void ConvertColumn(const Batch& batch, const BatchColumn* column, const ConvertO
     return;
   }
   std::optional<ValueType> natural = NaturalValueType(*array.type());
+  if (options.type == ValueType::kString && array.type_id() == arrow::Type::STRING) {
+    ViewArrowStrings<arrow::StringArray>(array, batch, out);
+    return;
+  }
+  if (options.type == ValueType::kString && array.type_id() == arrow::Type::LARGE_STRING) {
+    ViewArrowStrings<arrow::LargeStringArray>(array, batch, out);
+    return;
+  }
   if (natural == ValueType::kString) {
     // Strings of a typed input: views into the Arrow buffers, parsed as text.
     std::vector<std::string_view> views;

@@ -123,6 +123,56 @@ TEST(ColumnConverterTest, ArrowStringsAreParsedAsText) {
   EXPECT_EQ(dates.type_error, (std::vector<uint8_t>{0, 1}));
 }
 
+// Validity comes from the bitmap a byte at a time: slices at every offset,
+// with and without nulls, and malformed rows, must give IsValid exactly.
+TEST(ColumnConverterTest, ArrowValidityOfSlicesMatchesIsValid) {
+  arrow::Int64Builder ints;
+  arrow::StringBuilder strings;
+  arrow::LargeStringBuilder large_strings;
+  for (int i = 0; i < 100; ++i) {
+    if (i % 3 == 0 || i % 11 == 0) {
+      ASSERT_TRUE(ints.AppendNull().ok());
+      ASSERT_TRUE(strings.AppendNull().ok());
+      ASSERT_TRUE(large_strings.AppendNull().ok());
+    } else {
+      ASSERT_TRUE(ints.Append(i).ok());
+      ASSERT_TRUE(strings.Append("v" + std::to_string(i)).ok());
+      ASSERT_TRUE(large_strings.Append(std::string(i % 5, 'x')).ok());
+    }
+  }
+  arrow::Int64Builder no_nulls;
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(no_nulls.Append(i).ok());
+  std::vector<std::shared_ptr<arrow::Array>> arrays = {ints.Finish().ValueOrDie(), strings.Finish().ValueOrDie(),
+                                                       large_strings.Finish().ValueOrDie(), no_nulls.Finish().ValueOrDie()};
+  for (const auto& whole : arrays) {
+    for (int64_t offset : {0, 1, 5, 8, 13}) {
+      for (bool with_malformed : {false, true}) {
+        std::shared_ptr<arrow::Array> array = whole->Slice(offset, 100 - offset - 3);
+        Batch batch;
+        batch.num_rows = array->length();
+        batch.columns.push_back({"c", {}, array});
+        if (with_malformed)
+          for (int64_t r = 0; r < batch.num_rows; ++r) batch.malformed.push_back(r % 7 == 2);
+        const bool is_string = array->type_id() != arrow::Type::INT64;
+        TypedColumn column = Convert(batch, is_string ? ValueType::kString : ValueType::kInt64);
+        ASSERT_EQ(column.valid.size(), static_cast<size_t>(array->length()));
+        for (int64_t r = 0; r < array->length(); ++r) {
+          const std::string where = array->type()->ToString() + " offset " + std::to_string(offset) + " row " +
+                                    std::to_string(r) + (with_malformed ? " (malformed rows)" : "");
+          EXPECT_EQ(column.valid[r], array->IsValid(r) && !batch.IsMalformed(r)) << where;
+          if (!is_string) continue;
+          const std::string_view expected = array->IsNull(r) ? std::string_view()
+                                            : array->type_id() == arrow::Type::STRING
+                                                ? static_cast<const arrow::StringArray&>(*array).GetView(r)
+                                                : static_cast<const arrow::LargeStringArray&>(*array).GetView(r);
+          EXPECT_EQ(column.strings[r], expected) << where;
+        }
+        EXPECT_TRUE(column.type_error.empty());
+      }
+    }
+  }
+}
+
 TEST(ColumnConverterTest, MissingColumnIsAbsentAndNull) {
   Batch batch;
   batch.num_rows = 3;
