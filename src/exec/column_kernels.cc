@@ -97,24 +97,14 @@ void RunBound(const CompiledColumnCheck& check, const TypedColumn& column, Check
 
 bool InList(const CompiledColumnCheck& check, const TypedColumn& column, int64_t r) {
   switch (column.type) {
-    case ValueType::kString: {
-      std::string_view s = column.strings[r];
-      const auto& values = check.string_values;
-      if (values.size() <= 8) {
-        for (const std::string& v : values)
-          if (v == s) return true;
-        return false;
-      }
-      return std::binary_search(values.begin(), values.end(), s,
-                                [](const auto& a, const auto& b) { return std::string_view(a) < std::string_view(b); });
-    }
+    case ValueType::kString: return check.string_values.Contains(column.strings[r]);
     case ValueType::kFloat64: {
       double f = column.floats[r];
       if (std::isnan(f)) return check.float_values_has_nan;
       return std::binary_search(check.float_values.begin(), check.float_values.end(), f);
     }
     default:
-      return check.int_values.count(column.ints[r]) > 0;
+      return check.int_values.Contains(column.ints[r]);
   }
 }
 
@@ -177,13 +167,20 @@ void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, c
     switch (check.kind) {
       case ColumnCheckKind::kNotNull:
       case ColumnCheckKind::kType: {
-        const bool not_null = check.kind == ColumnCheckKind::kNotNull;
-        int64_t evaluated = 0;
-        for (int64_t r = 0; r < n; ++r) {
-          if (batch.IsMalformed(r)) continue;
-          ++evaluated;
-          bool fails = not_null ? !column.valid[r] : column.HasTypeError(r);
-          if (fails) result.rows.push_back(static_cast<int32_t>(r));
+        // Every row but the malformed ones is evaluated (a malformed row is
+        // never valid); a batch without type errors has no type violations.
+        const uint8_t* malformed = batch.malformed.empty() ? nullptr : batch.malformed.data();
+        int64_t evaluated = n;
+        if (malformed)
+          for (int64_t r = 0; r < n; ++r) evaluated -= malformed[r] != 0;
+        if (check.kind == ColumnCheckKind::kNotNull) {
+          const uint8_t* valid = column.valid.data();
+          for (int64_t r = 0; r < n; ++r)
+            if (!valid[r] && !(malformed && malformed[r])) result.rows.push_back(static_cast<int32_t>(r));
+        } else if (!column.type_error.empty()) {
+          const uint8_t* type_error = column.type_error.data();
+          for (int64_t r = 0; r < n; ++r)
+            if (type_error[r] && !(malformed && malformed[r])) result.rows.push_back(static_cast<int32_t>(r));
         }
         result.evaluated = evaluated;
         result.violations = static_cast<int64_t>(result.rows.size());
@@ -205,17 +202,17 @@ void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, c
       }
       case ColumnCheckKind::kRegex: {
         const RE2& re = *check.regex;
-        ScanValid(column, &result, [&](int64_t r) {
-          const std::string_view s = column.strings[r];
-          return !RE2::FullMatch(re2::StringPiece(s.data(), s.size()), re);
+        ScanValid(column, &result, [&](int64_t r) {  // RE2::FullMatch without its argument plumbing
+          const re2::StringPiece s(column.strings[r].data(), column.strings[r].size());
+          return !re.Match(s, 0, s.size(), RE2::ANCHOR_BOTH, nullptr, 0);
         });
         break;
       }
       case ColumnCheckKind::kContains: {
         const RE2& re = *check.regex;
-        ScanValid(column, &result, [&](int64_t r) {
-          const std::string_view s = column.strings[r];
-          return !RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re);
+        ScanValid(column, &result, [&](int64_t r) {  // RE2::PartialMatch likewise
+          const re2::StringPiece s(column.strings[r].data(), column.strings[r].size());
+          return !re.Match(s, 0, s.size(), RE2::UNANCHORED, nullptr, 0);
         });
         break;
       }
@@ -227,7 +224,11 @@ void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, c
         break;
       case ColumnCheckKind::kLength:
         ScanValid(column, &result, [&](int64_t r) {
-          int64_t len = Utf8Length(column.strings[r]);
+          // A string has at most as many code points as bytes: with no
+          // minimum, one no longer in bytes than the maximum passes uncounted.
+          const std::string_view s = column.strings[r];
+          if (check.length_min <= 0 && static_cast<int64_t>(s.size()) <= check.length_max) return false;
+          int64_t len = Utf8Length(s);
           return len < check.length_min || len > check.length_max;
         });
         break;

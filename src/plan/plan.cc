@@ -52,19 +52,22 @@ Status ResolveBound(const Literal& bound, ValueType type, int64_t now_micros,
 
 void ResolveValueList(const std::vector<Literal>& values, ValueType type, CompiledColumnCheck* out) {
   out->bound_text = LiteralListText(values);
+  std::vector<std::string> strings;
+  std::vector<int64_t> ints;
   for (const Literal& v : values) {
     if (type == ValueType::kString) {
-      out->string_values.push_back(v.text);
+      strings.push_back(v.text);
     } else if (type == ValueType::kFloat64) {
       double f = v.kind == Literal::Kind::kInt ? static_cast<double>(v.int_value) : v.float_value;
       if (std::isnan(f)) out->float_values_has_nan = true;
       else out->float_values.push_back(f == 0 ? 0.0 : f);
     } else {
-      out->int_values.insert(v.int_value);
+      ints.push_back(v.int_value);
     }
   }
   std::sort(out->float_values.begin(), out->float_values.end());
-  std::sort(out->string_values.begin(), out->string_values.end());
+  out->string_values = StringValueSet(strings);
+  out->int_values = IntValueSet(std::move(ints));
 }
 
 void CollectExprColumns(const ExprNode& node, std::vector<std::string>* names) {

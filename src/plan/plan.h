@@ -10,11 +10,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include <re2/re2.h>
 
+#include "plan/value_set.h"
 #include "rules/rule_set.h"
 #include "util/status.h"
 
@@ -43,9 +43,9 @@ struct CompiledColumnCheck {
   bool bound_is_float = false;
   bool date_vs_micros = false;       // date column, timestamp bound: compare days*86400e6 with bound_int
   std::shared_ptr<const RE2> regex;  // kRegex kContains
-  std::unordered_set<int64_t> int_values;        // kIn kNotIn for integer-backed types
+  IntValueSet int_values;                        // kIn kNotIn for integer-backed types
   std::vector<double> float_values;              // kIn kNotIn for float64 (sorted)
-  std::vector<std::string> string_values;         // kIn kNotIn for strings (sorted)
+  StringValueSet string_values;                  // kIn kNotIn for strings
   bool float_values_has_nan = false;
   int64_t length_min = 0, length_max = INT64_MAX;
   std::string bound_text;            // the bound / list / pattern as written, for messages
