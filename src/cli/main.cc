@@ -1,12 +1,12 @@
-// The griffin command line: `griffin validate ...` (and later history, show,
-// rules, serve). Thin: parses arguments, calls the library, maps errors to
-// exit codes.
+// The griffin command line: `griffin validate`, history, show, rules and
+// serve. Thin: parses arguments, calls the library, maps errors to exit codes.
 #include <cstdio>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/exit_codes.h"
+#include "cli/serve_command.h"
 #include "cli/store_commands.h"
 #include "cli/validate_command.h"
 
@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   CLI::App* history = griffin::AddHistoryCommand(app, &store_args);
   CLI::App* show = griffin::AddShowCommand(app, &store_args);
   CLI::App* rules = griffin::AddRulesCommand(app, &store_args);
+  griffin::ServeArgs serve_args;
+  CLI::App* serve = griffin::AddServeCommand(app, &serve_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -48,5 +50,6 @@ int main(int argc, char** argv) {
   if (history->parsed()) return griffin::RunHistoryCommand(store_args);
   if (show->parsed()) return griffin::RunShowCommand(store_args);
   if (rules->parsed()) return griffin::RunRulesCommand(store_args);
+  if (serve->parsed()) return griffin::RunServeCommand(serve_args);
   return griffin::kExitUsage;
 }

@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdio>
+#include <random>
 
 #include "report/json_writer.h"
 #include "util/value_parse.h"
@@ -13,6 +15,22 @@ std::string IsoNow() {
   const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(
                              std::chrono::system_clock::now().time_since_epoch()).count();
   return FormatTimestamp(micros);
+}
+
+std::string NewRunId() {
+  thread_local std::mt19937_64 generator = [] {
+    std::random_device device;
+    return std::mt19937_64((static_cast<uint64_t>(device()) << 32) ^ device() ^
+                           static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
+  }();
+  uint64_t high = generator(), low = generator();
+  high = (high & 0xFFFFFFFFFFFF0FFFULL) | 0x4000ULL;        // version 4
+  low = (low & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // variant
+  char text[40];
+  std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(high >> 32),
+                static_cast<unsigned>((high >> 16) & 0xFFFF), static_cast<unsigned>(high & 0xFFFF),
+                static_cast<unsigned>(low >> 48), static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
+  return text;
 }
 
 std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, const std::vector<int64_t>& rows) {

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <random>
 
 #include <CLI/CLI.hpp>
 
@@ -27,20 +26,6 @@
 
 namespace griffin {
 namespace {
-
-std::string NewRunId() {
-  std::random_device device;
-  std::mt19937_64 generator((static_cast<uint64_t>(device()) << 32) ^ device() ^
-                            static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
-  uint64_t high = generator(), low = generator();
-  high = (high & 0xFFFFFFFFFFFF0FFFULL) | 0x4000ULL;        // version 4
-  low = (low & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // variant
-  char text[40];
-  std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(high >> 32),
-                static_cast<unsigned>((high >> 16) & 0xFFFF), static_cast<unsigned>(high & 0xFFFF),
-                static_cast<unsigned>(low >> 48), static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
-  return text;
-}
 
 Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const Plan& plan) {
   if (args.batch_rows < 1) return Status::UsageError("--batch-rows: must be at least 1");

@@ -200,14 +200,7 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
 
 Result<RuleSet> LoadRuleText(const std::string& yaml_text, const std::string& display_name) {
   YamlContext ctx(display_name);
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::ParserException& e) {
-    return ctx.Error(e.mark.is_null() ? 1 : e.mark.line + 1, "", "invalid YAML: " + e.msg);
-  } catch (const YAML::Exception& e) {
-    return Status::RuleError(display_name + ": invalid YAML: " + e.msg);
-  }
+  ASSIGN_OR_RETURN(YAML::Node root, rules_internal::ParseYamlText(ctx, yaml_text));
   Result<RuleSet> rules = Status::Internal("unreachable");
   try {
     rules = LoadDocument(ctx, root);

@@ -179,6 +179,16 @@ Result<bool> ReadCheckOption(const YamlContext& ctx, const Field& field, bool al
   return false;
 }
 
+Result<YAML::Node> ParseYamlText(const YamlContext& ctx, const std::string& text) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    return ctx.Error(e.mark.is_null() ? 1 : e.mark.line + 1, "", "invalid YAML: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    return Status::RuleError(ctx.file() + ": invalid YAML: " + e.msg);
+  }
+}
+
 Result<Field> SplitLongForm(const YamlContext& ctx, const Field& field, const char* value_key,
                             bool allow_mostly, CheckOptions* options) {
   if (!field.node.IsMap()) return field;

@@ -59,6 +59,9 @@ class YamlContext {
   std::string file_;
 };
 
+// Parses YAML text; a syntax error is "<file>:<line>: invalid YAML: ...".
+Result<YAML::Node> ParseYamlText(const YamlContext& ctx, const std::string& text);
+
 // The root of a document as a Field.
 Field RootField(const YAML::Node& root);
 

@@ -1,0 +1,92 @@
+#include "server/body_validation.h"
+
+#include <arrow/buffer.h>
+#include <arrow/io/memory.h>
+#include <arrow/ipc/reader.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace griffin::server {
+namespace {
+
+class ValidatingReader : public arrow::RecordBatchReader {
+ public:
+  explicit ValidatingReader(std::shared_ptr<arrow::RecordBatchReader> inner) : inner_(std::move(inner)) {}
+  std::shared_ptr<arrow::Schema> schema() const override { return inner_->schema(); }
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+    ARROW_RETURN_NOT_OK(inner_->ReadNext(batch));
+    if (*batch == nullptr) return arrow::Status::OK();
+    arrow::Status valid = (*batch)->ValidateFull();
+    if (!valid.ok()) return arrow::Status::Invalid("invalid Arrow data: ", valid.message());
+    return arrow::Status::OK();
+  }
+
+ private:
+  std::shared_ptr<arrow::RecordBatchReader> inner_;
+};
+
+Status ArrowError(const arrow::Status& status) {
+  return Status::InputError(std::string(kBodyName) + ": " + status.message());
+}
+
+// The body's batches as a reader, from the IPC stream or file format.
+Result<std::shared_ptr<arrow::RecordBatchReader>> OpenArrowBody(std::string_view body) {
+  auto buffer = std::make_shared<arrow::Buffer>(reinterpret_cast<const uint8_t*>(body.data()),
+                                                static_cast<int64_t>(body.size()));
+  auto input = std::make_shared<arrow::io::BufferReader>(buffer);
+  if (body.substr(0, 6) == "ARROW1") {
+    auto file = arrow::ipc::RecordBatchFileReader::Open(input);
+    if (!file.ok()) return ArrowError(file.status());
+    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+    for (int i = 0; i < (*file)->num_record_batches(); ++i) {
+      auto batch = (*file)->ReadRecordBatch(i);
+      if (!batch.ok()) return ArrowError(batch.status());
+      batches.push_back(*batch);
+    }
+    auto reader = arrow::RecordBatchReader::Make(std::move(batches), (*file)->schema());
+    if (!reader.ok()) return ArrowError(reader.status());
+    return *reader;
+  }
+  auto stream = arrow::ipc::RecordBatchStreamReader::Open(input);
+  if (!stream.ok()) return ArrowError(stream.status());
+  return std::shared_ptr<arrow::RecordBatchReader>(*stream);
+}
+
+}  // namespace
+
+std::optional<BodyFormat> BodyFormatOf(std::string_view content_type) {
+  std::string type(content_type.substr(0, content_type.find(';')));
+  type.erase(std::remove_if(type.begin(), type.end(), [](unsigned char c) { return std::isspace(c); }), type.end());
+  std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (type == "text/csv") return BodyFormat::kCsv;
+  if (type == "text/tab-separated-values") return BodyFormat::kTsv;
+  if (type == "application/x-ndjson" || type == "application/jsonl" || type == "application/jsonlines" ||
+      type == "application/x-jsonlines")
+    return BodyFormat::kJsonl;
+  if (type == "application/vnd.apache.arrow.stream" || type == "application/vnd.apache.arrow.file")
+    return BodyFormat::kArrow;
+  return std::nullopt;
+}
+
+const char* AcceptedContentTypes() {
+  return "text/csv, text/tab-separated-values, application/x-ndjson, application/vnd.apache.arrow.stream";
+}
+
+std::shared_ptr<arrow::RecordBatchReader> CheckedReader(std::shared_ptr<arrow::RecordBatchReader> inner) {
+  return std::make_shared<ValidatingReader>(std::move(inner));
+}
+
+Result<ValidationResult> ValidateBody(const Validator& validator, std::string_view body, BodyFormat format,
+                                      const ValidationOptions& options) {
+  switch (format) {
+    case BodyFormat::kCsv: return validator.ValidateText(body, InputFormat::kCsv, kBodyName, options);
+    case BodyFormat::kTsv: return validator.ValidateText(body, InputFormat::kTsv, kBodyName, options);
+    case BodyFormat::kJsonl: return validator.ValidateText(body, InputFormat::kJsonl, kBodyName, options);
+    case BodyFormat::kArrow: break;
+  }
+  ASSIGN_OR_RETURN(auto reader, OpenArrowBody(body));
+  return validator.ValidateReader(CheckedReader(std::move(reader)), kBodyName, options);
+}
+
+}  // namespace griffin::server

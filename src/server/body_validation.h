@@ -1,0 +1,42 @@
+// Validating a request body: CSV, TSV, JSON lines or Arrow IPC, chosen by
+// its Content-Type, with a dataset's compiled rules. Arrow data from a
+// client is checked in full (offsets, lengths, UTF-8) before the engine
+// reads it, so hostile bytes give an error, never an out-of-bounds read.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <arrow/record_batch.h>
+
+#include "api/validator.h"
+
+namespace griffin::server {
+
+enum class BodyFormat { kCsv, kTsv, kJsonl, kArrow };
+
+// text/csv, text/tab-separated-values, application/x-ndjson (or
+// application/jsonl, application/jsonlines, application/x-jsonlines),
+// application/vnd.apache.arrow.stream (or .file); parameters such as
+// "; charset=utf-8" are ignored, case does not matter. nullopt otherwise.
+std::optional<BodyFormat> BodyFormatOf(std::string_view content_type);
+
+// The Content-Types BodyFormatOf reads, for error messages.
+const char* AcceptedContentTypes();
+
+// Validates `body` (it must outlive the call; it is read in place). Arrow
+// bodies may be the IPC stream or file format. Errors: InputError for an
+// unreadable body ("<body>:1: duplicate column name ..."), RuleError when
+// the rules cannot bind to the body's columns.
+Result<ValidationResult> ValidateBody(const Validator& validator, std::string_view body, BodyFormat format,
+                                      const ValidationOptions& options);
+
+// `inner` with ValidateFull() run on every batch it yields.
+std::shared_ptr<arrow::RecordBatchReader> CheckedReader(std::shared_ptr<arrow::RecordBatchReader> inner);
+
+// The name a body has in reports and messages.
+inline constexpr const char* kBodyName = "<body>";
+
+}  // namespace griffin::server

@@ -1,0 +1,353 @@
+#include "server/http_service.h"
+
+#include <sys/socket.h>
+
+#include <httplib.h>
+
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+
+#include "server/http_task_queue.h"
+#include "server/service_json.h"
+#include "util/value_parse.h"
+
+namespace griffin::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using httplib::Request;
+using httplib::Response;
+
+// Idle keep-alive connections are closed after this; it also bounds how long
+// a drain waits for an idle client.
+constexpr time_t kKeepAliveSeconds = 2;
+constexpr size_t kKeepAliveRequests = 100000;
+
+thread_local Clock::time_point t_request_start;
+
+// cpp-httplib's server with a way to stop accepting that keeps serving the
+// connections already accepted: shutting the listening socket down ends the
+// accept loop, which then drains the task queue (stop() would also make
+// queued connections close unanswered).
+template <typename Base>
+class Graceful : public Base {
+ public:
+  using Base::Base;
+  void StopAccepting() { ::shutdown(this->svr_sock_, SHUT_RDWR); }
+};
+
+// The route name of a request, for metrics (a fixed set, whatever the path).
+std::string RouteOf(const Request& req) {
+  if (req.path == "/healthz") return "healthz";
+  if (req.path == "/metrics") return req.method == "POST" ? "score" : "prometheus";
+  if (req.path == "/v1/datasets") return "datasets";
+  if (req.path == "/v1/runs") return "runs";
+  if (req.path.rfind("/v1/datasets/", 0) == 0 && req.path.size() > 22 &&
+      req.path.compare(req.path.size() - 9, 9, "/validate") == 0)
+    return "validate";
+  return "other";
+}
+
+void Json(Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body, "application/json");
+}
+
+void Refuse(Response& res, const Denial& denial, bool body_unread = false) {
+  const int status = HttpStatusOf(denial.refusal);
+  Json(res, status, ErrorJson(denial.message));
+  if (denial.refusal == Refusal::kUnauthenticated) res.set_header("WWW-Authenticate", "Bearer");
+  if (denial.retry_after_s > 0) {
+    res.set_header("Retry-After", std::to_string(static_cast<int64_t>(std::ceil(denial.retry_after_s))));
+  }
+  // An unread body would be taken for the next request on this connection.
+  if (body_unread) res.set_header("Connection", "close");
+}
+
+// Query parameters: every one must be in `allowed`.
+std::optional<Denial> CheckParams(const Request& req, std::initializer_list<const char*> allowed) {
+  for (const auto& [name, value] : req.params) {
+    bool known = false;
+    std::string expected;
+    for (const char* a : allowed) {
+      known = known || name == a;
+      expected += expected.empty() ? a : std::string(", ") + a;
+    }
+    if (!known) {
+      return Denial{Refusal::kBadRequest, "unknown query parameter '" + name + "' (expected " +
+                                              (expected.empty() ? std::string("none") : expected) + ")"};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Denial> ReadCount(const Request& req, const char* name, int64_t low, int64_t high, int64_t* out) {
+  if (!req.has_param(name)) return std::nullopt;
+  std::optional<int64_t> value = ParseInt64(req.get_param_value(name));
+  if (!value || *value < low || *value > high) {
+    return Denial{Refusal::kBadRequest, std::string(name) + ": expected a whole number from " + std::to_string(low) +
+                                            " to " + std::to_string(high)};
+  }
+  *out = *value;
+  return std::nullopt;
+}
+
+}  // namespace
+
+struct HttpService::Impl {
+  explicit Impl(ServiceCore& c) : core(c) {}
+
+  ServiceCore& core;
+  std::unique_ptr<httplib::Server> server;
+  std::function<void()> stop_accepting;
+  int port = 0;
+  bool tls = false;
+  std::atomic<bool> draining{false};
+  std::atomic<int64_t> answered{0}, in_flight{0};
+  std::mutex serve_mutex;
+  std::condition_variable serve_done;
+  bool serving = false;
+
+  // Counts a request being handled; over max_concurrent it is refused.
+  class InFlight {
+   public:
+    explicit InFlight(std::atomic<int64_t>& counter) : counter_(counter), count_(++counter) {}
+    ~InFlight() { --counter_; }
+    int64_t count() const { return count_; }
+
+   private:
+    std::atomic<int64_t>& counter_;
+    int64_t count_;
+  };
+
+  // The checks before a handler: overflow, max_concurrent, key, rate limit.
+  std::optional<Caller> Admit(const Request& req, Response& res, const InFlight& slot, bool body_unread) {
+    if (HttpTaskQueue::IsOverflowThread() || slot.count() > core.config().limits.max_concurrent) {
+      core.metrics().CountOverloaded(HttpTaskQueue::IsOverflowThread() ? "queue_full" : "busy");
+      Refuse(res, {Refusal::kUnavailable, "the server is busy; try again", 1.0}, /*body_unread=*/true);
+      return std::nullopt;
+    }
+    ServiceResult<Caller> caller = core.Authenticate(req.get_header_value("Authorization"));
+    if (!caller.ok()) {
+      Refuse(res, caller.denial(), body_unread);
+      return std::nullopt;
+    }
+    if (std::optional<Denial> limited = core.Admit(caller.value())) {
+      Refuse(res, *limited, body_unread);
+      return std::nullopt;
+    }
+    return caller.value();
+  }
+
+  // The body, at most max_body_bytes (413 past that).
+  bool ReadBody(const httplib::ContentReader& reader, Response& res, std::string* body) {
+    const size_t limit = static_cast<size_t>(core.config().limits.max_body_bytes);
+    bool too_large = false;
+    const bool complete = reader([&](const char* data, size_t length) {
+      too_large = body->size() + length > limit;
+      if (!too_large) body->append(data, length);
+      return !too_large;
+    });
+    if (too_large) {
+      Refuse(res, {Refusal::kPayloadTooLarge, "the body is larger than max_body_bytes (" + std::to_string(limit) + ")"},
+             /*body_unread=*/true);
+      return false;
+    }
+    if (!complete) {
+      Refuse(res, {Refusal::kBadRequest, "the body could not be read"}, /*body_unread=*/true);
+      return false;
+    }
+    return true;
+  }
+
+  void Validate(const Request& req, Response& res, const httplib::ContentReader& reader) {
+    InFlight slot(in_flight);
+    std::optional<Caller> caller = Admit(req, res, slot, /*body_unread=*/true);
+    if (!caller) return;
+    ServiceResult<std::shared_ptr<const Dataset>> dataset = core.DatasetFor(*caller, req.matches[1]);
+    if (!dataset.ok()) return Refuse(res, dataset.denial(), true);
+    std::optional<BodyFormat> format = BodyFormatOf(req.get_header_value("Content-Type"));
+    if (!format) {
+      return Refuse(res, {Refusal::kUnsupportedMediaType, "Content-Type '" + req.get_header_value("Content-Type") +
+                                                              "' is not one of " + AcceptedContentTypes()},
+                    true);
+    }
+    ServiceCore::ValidateOptions options;
+    if (auto bad = CheckParams(req, {"max_violations", "store", "batch_hash"})) return Refuse(res, *bad, true);
+    if (auto bad = ReadCount(req, "max_violations", 0, 1000000, &options.max_violations)) return Refuse(res, *bad, true);
+    if (req.has_param("store")) {
+      const std::string store = req.get_param_value("store");
+      if (store != "true" && store != "false") return Refuse(res, {Refusal::kBadRequest, "store: expected true or false"}, true);
+      options.store = store == "true";
+    }
+    if (req.has_param("batch_hash")) {
+      options.batch_hash = req.get_param_value("batch_hash");
+      if (!IsValidBatchHash(options.batch_hash)) {
+        return Refuse(res, {Refusal::kBadRequest, "batch_hash: expected 1 to 128 characters of A-Z a-z 0-9 . _ : -"}, true);
+      }
+    }
+    std::string body;
+    if (!ReadBody(reader, res, &body)) return;
+    ServiceResult<ValidationOutcome> outcome = core.Validate(*caller, *dataset.value(), body, *format, options);
+    if (!outcome.ok()) return Refuse(res, outcome.denial());
+    Json(res, 200, outcome->json);
+  }
+
+  void Score(const Request& req, Response& res, const httplib::ContentReader& reader) {
+    InFlight slot(in_flight);
+    std::optional<Caller> caller = Admit(req, res, slot, /*body_unread=*/true);
+    if (!caller) return;
+    if (auto bad = CheckParams(req, {})) return Refuse(res, *bad, true);
+    const std::string type = req.get_header_value("Content-Type");
+    if (type.substr(0, type.find(';')) != "application/json") {
+      return Refuse(res, {Refusal::kUnsupportedMediaType, "Content-Type must be application/json, not '" + type + "'"}, true);
+    }
+    std::string body;
+    if (!ReadBody(reader, res, &body)) return;
+    ServiceResult<std::string> answer = core.ScoreMetrics(*caller, body);
+    if (!answer.ok()) return Refuse(res, answer.denial());
+    Json(res, 200, answer.value());
+  }
+
+  // GET routes: no body.
+  template <typename Handler>
+  httplib::Server::Handler Get(Handler handler) {
+    return [this, handler](const Request& req, Response& res) {
+      InFlight slot(in_flight);
+      std::optional<Caller> caller = Admit(req, res, slot, /*body_unread=*/false);
+      if (caller) handler(req, res, *caller);
+    };
+  }
+
+  void AddRoutes() {
+    httplib::Server& s = *server;
+    s.Get("/healthz", [this](const Request& req, Response& res) {
+      if (draining) return Json(res, 503, "{\"status\": \"draining\"}");
+      Json(res, 200, "{\"status\": \"ok\", \"datasets\": " + std::to_string(core.registry().All().size()) +
+                         ", \"version\": \"" GRIFFIN_VERSION "\"}");
+    });
+    s.Get("/metrics", Get([this](const Request& req, Response& res, const Caller&) {
+      if (auto bad = CheckParams(req, {})) return Refuse(res, *bad);
+      res.set_content(core.PrometheusText(), "text/plain; version=0.0.4; charset=utf-8");
+    }));
+    s.Get("/v1/datasets", Get([this](const Request& req, Response& res, const Caller& caller) {
+      if (auto bad = CheckParams(req, {})) return Refuse(res, *bad);
+      Json(res, 200, core.DatasetsJson(caller));
+    }));
+    s.Get("/v1/runs", Get([this](const Request& req, Response& res, const Caller& caller) {
+      if (auto bad = CheckParams(req, {"dataset", "limit"})) return Refuse(res, *bad);
+      if (!req.has_param("dataset") || req.get_param_value("dataset").empty()) {
+        return Refuse(res, {Refusal::kBadRequest, "dataset: missing (GET /v1/runs?dataset=NAME)"});
+      }
+      int64_t limit = 100;
+      if (auto bad = ReadCount(req, "limit", 1, 10000, &limit)) return Refuse(res, *bad);
+      ServiceResult<std::string> runs = core.RunsJson(caller, req.get_param_value("dataset"), static_cast<int>(limit));
+      if (!runs.ok()) return Refuse(res, runs.denial());
+      Json(res, 200, runs.value());
+    }));
+    s.Post("/metrics", [this](const Request& req, Response& res, const httplib::ContentReader& reader) {
+      Score(req, res, reader);
+    });
+    s.Post(R"(/v1/datasets/([^/]+)/validate)",
+           [this](const Request& req, Response& res, const httplib::ContentReader& reader) {
+             Validate(req, res, reader);
+           });
+    s.set_pre_routing_handler([](const Request&, Response&) {
+      t_request_start = Clock::now();
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
+    s.set_post_routing_handler([this](const Request&, Response& res) {
+      if (draining) res.set_header("Connection", "close");
+    });
+    s.set_error_handler([this](const Request& req, Response& res) {
+      if (!res.body.empty()) return;
+      if (res.status == 404) {
+        const std::string route = RouteOf(req);
+        if (route != "other") {
+          res.status = 405;
+          res.set_header("Allow", route == "validate" ? "POST" : route == "prometheus" || route == "score" ? "GET, POST" : "GET");
+          return Json(res, 405, ErrorJson("method " + req.method + " not allowed on " + req.path));
+        }
+        return Json(res, 404, ErrorJson("no route " + req.method + " " + req.path));
+      }
+      Json(res, res.status, ErrorJson(res.status == 413 ? "the body is larger than max_body_bytes"
+                                                        : "HTTP " + std::to_string(res.status)));
+      if (draining) res.set_header("Connection", "close");
+    });
+    s.set_exception_handler([](const Request&, Response& res, std::exception_ptr) {
+      Json(res, 500, ErrorJson("internal error"));
+    });
+    s.set_logger([this](const Request& req, const Response& res) {
+      ++answered;
+      const double seconds = std::chrono::duration<double>(Clock::now() - t_request_start).count();
+      core.metrics().CountRequest("http", RouteOf(req), res.status, seconds);
+    });
+  }
+};
+
+HttpService::HttpService(ServiceCore& core) : impl_(std::make_unique<Impl>(core)) {}
+
+HttpService::~HttpService() = default;
+
+Status HttpService::Bind(const std::string& host, int port) {
+  const ServiceConfig& config = impl_->core.config();
+  if (!config.tls_cert.empty()) {
+    auto server = std::make_unique<Graceful<httplib::SSLServer>>(config.tls_cert.c_str(), config.tls_key.c_str());
+    if (!server->is_valid()) {
+      return Status::UsageError("tls: cannot load the certificate " + config.tls_cert + " and key " + config.tls_key);
+    }
+    impl_->stop_accepting = [raw = server.get()] { raw->StopAccepting(); };
+    impl_->server = std::move(server);
+    impl_->tls = true;
+  } else {
+    auto server = std::make_unique<Graceful<httplib::Server>>();
+    impl_->stop_accepting = [raw = server.get()] { raw->StopAccepting(); };
+    impl_->server = std::move(server);
+  }
+  httplib::Server& s = *impl_->server;
+  const ServiceLimits& limits = config.limits;
+  const int threads = limits.http_threads, queued = limits.max_queued_connections;
+  s.new_task_queue = [threads, queued] { return new HttpTaskQueue(threads, queued); };
+  const auto timeout = std::chrono::microseconds(static_cast<int64_t>(limits.request_timeout_s * 1e6));
+  s.set_read_timeout(timeout);
+  s.set_write_timeout(timeout);
+  s.set_keep_alive_timeout(kKeepAliveSeconds);
+  s.set_keep_alive_max_count(kKeepAliveRequests);
+  s.set_payload_max_length(static_cast<size_t>(limits.max_body_bytes));
+  s.set_tcp_nodelay(true);
+  impl_->AddRoutes();
+  if (port == 0) {
+    impl_->port = s.bind_to_any_port(host);
+    if (impl_->port <= 0) return Status::UsageError("--listen " + host + ":0: cannot bind");
+  } else if (!s.bind_to_port(host, port)) {
+    return Status::UsageError("--listen " + host + ":" + std::to_string(port) + ": cannot bind (in use?)");
+  } else {
+    impl_->port = port;
+  }
+  std::lock_guard<std::mutex> lock(impl_->serve_mutex);
+  impl_->serving = true;  // until Serve() returns
+  return Status::OK();
+}
+
+int HttpService::port() const { return impl_->port; }
+bool HttpService::tls() const { return impl_->tls; }
+int64_t HttpService::answered() const { return impl_->answered.load(); }
+int64_t HttpService::in_flight() const { return impl_->in_flight.load(); }
+
+void HttpService::Serve() {
+  impl_->server->listen_after_bind();  // returns after StopAccepting, once every queued connection is served
+  std::lock_guard<std::mutex> lock(impl_->serve_mutex);
+  impl_->serving = false;
+  impl_->serve_done.notify_all();
+}
+
+void HttpService::Drain() {
+  impl_->draining = true;
+  if (impl_->stop_accepting) impl_->stop_accepting();
+  std::unique_lock<std::mutex> lock(impl_->serve_mutex);
+  impl_->serve_done.wait(lock, [this] { return !impl_->serving; });
+}
+
+}  // namespace griffin::server

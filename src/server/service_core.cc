@@ -1,0 +1,263 @@
+#include "server/service_core.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+#include "cli/store_records.h"
+#include "report/json_writer.h"
+#include "server/metrics_request.h"
+#include "server/quality_score.h"
+#include "server/service_json.h"
+#include "util/value_parse.h"
+
+namespace griffin::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Queued run-store writes; a validate call waits for room up to its timeout.
+constexpr size_t kRecorderQueue = 4096;
+
+void Log(const std::string& line) {
+  std::fprintf(stderr, "griffin serve: %s\n", line.c_str());
+  std::fflush(stderr);
+}
+
+bool Sampled(double rate) {
+  if (rate >= 1) return true;
+  if (rate <= 0) return false;
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  return std::uniform_real_distribution<double>(0, 1)(generator) < rate;
+}
+
+Clock::time_point DeadlineIn(double seconds) {
+  return Clock::now() + std::chrono::microseconds(static_cast<int64_t>(seconds * 1e6));
+}
+
+// The one-line 422 for a body whose columns do not fit the rules.
+Denial SchemaDenial(const Dataset& dataset, const Report& report) {
+  std::string message = "the body does not fit the rules of " + dataset.name + ": " + report.schema_errors[0].message;
+  if (report.schema_errors.size() > 1) message += " (and " + std::to_string(report.schema_errors.size() - 1) + " more)";
+  return {Refusal::kUnprocessable, message};
+}
+
+}  // namespace
+
+ServiceCore::ServiceCore(Options options)
+    : options_(std::move(options)),
+      keys_(options_.config.keys),
+      scores_(static_cast<size_t>(options_.config.limits.batch_cache)),
+      telemetry_(static_cast<size_t>(options_.config.limits.telemetry_series)) {}
+
+ServiceCore::~ServiceCore() { Close(); }
+
+Result<std::unique_ptr<ServiceCore>> ServiceCore::Create(Options options) {
+  if (options.auth && options.config.keys.empty()) {
+    return Status::UsageError("no API keys: give --config with keys (or --no-auth for a closed network)");
+  }
+  std::unique_ptr<ServiceCore> core(new ServiceCore(std::move(options)));
+  ServiceCore* self = core.get();
+  if (!self->options_.store_uri.empty()) {
+    ASSIGN_OR_RETURN(self->recorder_, RunRecorder::Open(self->options_.store_uri, kRecorderQueue));
+  }
+  DatasetRegistry::Events events;
+  events.loaded = [self](const Dataset& loaded, const Dataset* previous) { self->OnLoaded(loaded, previous); };
+  events.refused = [self](const std::string& path, const Status& error) {
+    Log("refused " + path + ", keeping the version in use: " + error.message());
+    self->metrics_.CountReload(std::filesystem::path(path).filename().string(), false);
+  };
+  events.removed = [self](const Dataset& removed) {
+    Log("removed dataset " + removed.name + " (" + removed.path + " is gone)");
+    self->metrics_.SetDatasets(self->registry_->All().size());
+  };
+  self->registry_ = std::make_unique<DatasetRegistry>(self->options_.rules_dir, std::move(events));
+  RETURN_IF_ERROR(self->registry_->LoadAll());
+  self->registry_->StartWatching(
+      std::chrono::milliseconds(static_cast<int64_t>(self->options_.config.limits.reload_interval_s * 1000)));
+  return core;
+}
+
+void ServiceCore::OnLoaded(const Dataset& dataset, const Dataset* previous) {
+  const RuleSet& rules = dataset.rules();
+  if (recorder_) {
+    recorder_->RecordRuleVersion(dataset.name, dataset.sha256, rules.text, dataset.path, dataset.loaded_at);
+    if (previous != nullptr) recorder_->DropSchemaCache(dataset.name);
+  }
+  Log((previous ? "reloaded dataset " : "loaded dataset ") + dataset.name + " from " + dataset.path + " (version " +
+      std::to_string(dataset.generation) + ", rules sha256 " + dataset.sha256 + ")");
+  if (previous != nullptr) metrics_.CountReload(std::filesystem::path(dataset.path).filename().string(), true);
+  metrics_.SetDatasets(registry_ ? registry_->All().size() : 0);
+}
+
+ServiceResult<Caller> ServiceCore::Authenticate(std::string_view authorization) const {
+  if (!options_.auth) return Caller{nullptr, "anonymous"};
+  std::optional<std::string_view> token = BearerToken(authorization);
+  if (!token) return Denial{Refusal::kUnauthenticated, "missing API key: send Authorization: Bearer <key>"};
+  const ApiKey* key = keys_.Find(*token);
+  if (key == nullptr) return Denial{Refusal::kUnauthenticated, "invalid API key"};
+  return Caller{key, key->id};
+}
+
+std::optional<Denial> ServiceCore::Admit(const Caller& caller) {
+  const std::optional<RateLimit>& fallback = options_.config.limits.rate;
+  const std::optional<RateLimit> rate = caller.key && caller.key->rate ? caller.key->rate : fallback;
+  if (!rate) return std::nullopt;
+  const double wait = limiter_.Acquire(caller.id, *rate, Clock::now());
+  if (wait <= 0) return std::nullopt;
+  metrics_.CountRateLimited(caller.id);
+  return Denial{Refusal::kRateLimited, "rate limit of key " + caller.id + " exceeded", wait};
+}
+
+ServiceResult<std::shared_ptr<const Dataset>> ServiceCore::DatasetFor(const Caller& caller,
+                                                                      const std::string& name) const {
+  if (caller.key != nullptr && !KeyAllows(*caller.key, name)) {
+    return Denial{Refusal::kForbidden, "key " + caller.id + " may not use dataset " + name};
+  }
+  std::shared_ptr<const Dataset> dataset = registry_->Find(name);
+  if (dataset == nullptr) return Denial{Refusal::kNotFound, "unknown dataset " + name};
+  return dataset;
+}
+
+ValidationOptions ServiceCore::EngineOptions(int64_t max_violations, Clock::time_point deadline,
+                                             std::shared_ptr<std::atomic<bool>> timed_out) const {
+  ValidationOptions options;
+  options.max_violations = max_violations;
+  options.threads = options_.config.limits.validate_threads;
+  options.collect_bad_rows = false;
+  options.on_rows = [deadline, timed_out](const RowVerdicts&) {
+    if (Clock::now() <= deadline) return Status::OK();
+    timed_out->store(true);
+    return Status::InputError("validation ran past the request timeout");
+  };
+  return options;
+}
+
+bool ServiceCore::Record(const Caller& caller, const Dataset& dataset, const Report& report, const std::string& json,
+                         int64_t input_bytes, const std::string& origin, bool wait) {
+  InputLineage input;
+  input.path = report.inputs.empty() ? kBodyName : report.inputs[0];
+  input.size = input_bytes;
+  input.rows = report.rows;
+  RunRecord run;
+  // The run started when the engine did: elapsed_s before now.
+  const int64_t now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::string started_at = FormatTimestamp(now_micros - static_cast<int64_t>(report.elapsed_s * 1e6));
+  run.begin = BeginRunRequest{dataset.name, report.run_id, started_at, GRIFFIN_VERSION, dataset.sha256,
+                              dataset.rules().text, dataset.path, caller.id, origin};
+  run.finish = MakeFinishRequest(report, json, {input}, {});
+  if (!wait) return recorder_->TryRecord(std::move(run));
+  return recorder_->Record(std::move(run), DeadlineIn(options_.config.limits.request_timeout_s));
+}
+
+ServiceResult<ValidationOutcome> ServiceCore::Finish(const Caller& caller, const Dataset& dataset, Report report,
+                                                     int64_t input_bytes, const ValidateOptions& options) {
+  report.run_id = NewRunId();
+  report.dataset = dataset.name;
+  metrics_.CountRows(dataset.name, report.rows, report.bad_rows);
+  ValidationOutcome outcome{report.run_id, ReportToJson(report), report.quality_score};
+  if (!options.batch_hash.empty()) scores_.Put(dataset.name, options.batch_hash, BatchScoreOf(report));
+  if (options.store && recorder_ &&
+      !Record(caller, dataset, report, outcome.json, input_bytes, options.origin, /*wait=*/true)) {
+    return Denial{Refusal::kUnavailable, "the run store is behind; the run was not recorded, try again", 1.0};
+  }
+  if (!report.schema_errors.empty()) return SchemaDenial(dataset, report);
+  return outcome;
+}
+
+ServiceResult<ValidationOutcome> ServiceCore::Validate(const Caller& caller, const Dataset& dataset,
+                                                       std::string_view body, BodyFormat format,
+                                                       const ValidateOptions& options) {
+  auto timed_out = std::make_shared<std::atomic<bool>>(false);
+  const ValidationOptions engine =
+      EngineOptions(options.max_violations, DeadlineIn(options_.config.limits.request_timeout_s), timed_out);
+  Result<ValidationResult> result = ValidateBody(*dataset.validator, body, format, engine);
+  if (timed_out->load()) {
+    return Denial{Refusal::kUnavailable, "validation ran past the request timeout of " +
+                                             FormatDouble(options_.config.limits.request_timeout_s) + " s", 1.0};
+  }
+  if (!result.ok()) return FromStatus(result.status());
+  return Finish(caller, dataset, std::move(result->report), static_cast<int64_t>(body.size()), options);
+}
+
+ServiceResult<std::string> ServiceCore::ScoreMetrics(const Caller& caller, std::string_view body) {
+  Result<MetricsRequest> parsed = ParseMetricsRequest(body);
+  if (!parsed.ok()) return FromStatus(parsed.status());
+  const MetricsRequest& request = *parsed;
+  ServiceResult<std::shared_ptr<const Dataset>> found = DatasetFor(caller, request.dataset);
+  if (!found.ok()) return found.denial();
+  const Dataset& dataset = *found.value();
+  DataPart data;
+  if (request.has_records) {
+    auto timed_out = std::make_shared<std::atomic<bool>>(false);
+    const ValidationOptions engine = EngineOptions(0, DeadlineIn(options_.config.limits.request_timeout_s), timed_out);
+    Result<ValidationResult> result =
+        dataset.validator->ValidateText(request.records_jsonl, InputFormat::kJsonl, "<records>", engine);
+    if (timed_out->load()) return Denial{Refusal::kUnavailable, "validation ran past the request timeout", 1.0};
+    if (!result.ok()) return FromStatus(result.status());
+    Report& report = result->report;
+    if (!report.schema_errors.empty()) return SchemaDenial(dataset, report);
+    report.run_id = NewRunId();
+    report.dataset = dataset.name;
+    metrics_.CountRows(dataset.name, report.rows, report.bad_rows);
+    data.source = DataPart::Source::kRecords;
+    data.score = BatchScoreOf(report);
+    if (!request.batch_hash.empty()) scores_.Put(dataset.name, request.batch_hash, data.score);
+    if (recorder_ && Sampled(options_.config.metrics_sample)) {
+      (void)Record(caller, dataset, report, ReportToJson(report), static_cast<int64_t>(request.records_jsonl.size()),
+                   "metrics", /*wait=*/false);
+    }
+  } else if (!request.batch_hash.empty()) {
+    std::optional<BatchScore> remembered = scores_.Get(dataset.name, request.batch_hash);
+    data.source = remembered ? DataPart::Source::kRemembered : DataPart::Source::kUnknownHash;
+    if (remembered) data.score = std::move(*remembered);
+    data.batch_hash = request.batch_hash;
+  }
+  const std::optional<TrainingRules>& training = dataset.rules().training;
+  TelemetryVerdict telemetry;
+  if (training) {
+    std::string series = dataset.name;
+    series.push_back('\0');
+    series += caller.id;
+    series.push_back('\0');
+    series += request.run;
+    telemetry = telemetry_.Check(*training, series, request.telemetry);
+  }
+  return MetricsAnswerJson(CombineScores(data, telemetry, training ? &*training : nullptr));
+}
+
+std::string ServiceCore::DatasetsJson(const Caller& caller) const {
+  std::vector<std::shared_ptr<const Dataset>> visible;
+  for (auto& dataset : registry_->All())
+    if (caller.key == nullptr || KeyAllows(*caller.key, dataset->name)) visible.push_back(dataset);
+  return DatasetListJson(visible);
+}
+
+ServiceResult<std::string> ServiceCore::RunsJson(const Caller& caller, const std::string& dataset, int limit) {
+  if (caller.key != nullptr && !KeyAllows(*caller.key, dataset)) {
+    return Denial{Refusal::kForbidden, "key " + caller.id + " may not use dataset " + dataset};
+  }
+  if (options_.store_uri.empty()) return Denial{Refusal::kNotFound, "no run store: the server runs with --no-store"};
+  std::lock_guard<std::mutex> lock(reader_mutex_);
+  if (reader_ == nullptr) {
+    Result<std::unique_ptr<RunStore>> opened = OpenRunStore(options_.store_uri);
+    if (!opened.ok()) return FromStatus(opened.status());
+    reader_ = std::move(*opened);
+  }
+  Result<std::vector<RunSummary>> runs = reader_->History(dataset, limit);
+  if (!runs.ok()) return FromStatus(runs.status());
+  return RunListJson(dataset, *runs);
+}
+
+std::string ServiceCore::PrometheusText() {
+  if (!recorder_) return metrics_.Render(0, 0, 0);
+  return metrics_.Render(recorder_->written(), recorder_->failed(), recorder_->dropped());
+}
+
+void ServiceCore::Close() {
+  if (registry_) registry_->StopWatching();
+  if (recorder_) recorder_->Close();
+}
+
+}  // namespace griffin::server

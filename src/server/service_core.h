@@ -1,0 +1,117 @@
+// What the HTTP API and the Arrow Flight service share: the datasets and
+// their hot reload, API keys, rate limits, the batch-score memory, the
+// telemetry history, the run recorder and the metrics. The edges
+// (http_service.cc, flight_service.cc) parse their protocol, call these,
+// and turn a Denial into an HTTP status or a Flight status. Thread-safe.
+//
+//   ASSIGN_OR_RETURN(auto core, ServiceCore::Create(options));
+//   ServiceResult<Caller> caller = core->Authenticate(authorization_header);
+//   ... core->Admit(*caller), core->DatasetFor(*caller, name), core->Validate(...)
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "server/api_keys.h"
+#include "server/batch_scores.h"
+#include "server/body_validation.h"
+#include "server/dataset_registry.h"
+#include "server/rate_limiter.h"
+#include "server/run_recorder.h"
+#include "server/service_config.h"
+#include "server/service_metrics.h"
+#include "server/service_status.h"
+#include "server/telemetry.h"
+
+namespace griffin::server {
+
+// Who is calling: a configured key, or "anonymous" when auth is off.
+struct Caller {
+  const ApiKey* key = nullptr;
+  std::string id;
+};
+
+// A finished validation to answer and record.
+struct ValidationOutcome {
+  std::string run_id;
+  std::string json;       // the report (cli-and-report-v1), with run_id
+  double quality_score = 1.0;
+};
+
+class ServiceCore {
+ public:
+  struct Options {
+    std::string rules_dir;
+    std::string store_uri;   // empty: record nothing (--no-store)
+    ServiceConfig config;
+    bool auth = true;        // false: --no-auth, every caller is "anonymous"
+  };
+  // Loads every rule file (a broken one is an error naming it), opens the store.
+  static Result<std::unique_ptr<ServiceCore>> Create(Options options);
+  ~ServiceCore();
+
+  ServiceResult<Caller> Authenticate(std::string_view authorization) const;
+  // The caller's rate limit: a kRateLimited denial when its bucket is empty.
+  std::optional<Denial> Admit(const Caller& caller);
+  // kNotFound for an unknown dataset, kForbidden outside the key's datasets.
+  ServiceResult<std::shared_ptr<const Dataset>> DatasetFor(const Caller& caller, const std::string& name) const;
+
+  struct ValidateOptions {
+    int64_t max_violations = 1000;
+    bool store = true;         // record the run
+    std::string batch_hash;    // remember the score under this hash ("" : no)
+    std::string origin = "http";
+  };
+  // Validates a request body. kUnprocessable when its columns do not fit the
+  // rules (schema errors), kUnavailable when it ran past request_timeout_s.
+  ServiceResult<ValidationOutcome> Validate(const Caller& caller, const Dataset& dataset, std::string_view body,
+                                            BodyFormat format, const ValidateOptions& options);
+  // Finishes a validation run elsewhere (Flight): the schema-error check,
+  // counting, the batch-score memory and the record, as Validate does.
+  ServiceResult<ValidationOutcome> Finish(const Caller& caller, const Dataset& dataset, Report report,
+                                          int64_t input_bytes, const ValidateOptions& options);
+  // POST /metrics: the answer's JSON (quality_score.h).
+  ServiceResult<std::string> ScoreMetrics(const Caller& caller, std::string_view body);
+
+  // GET /v1/datasets and GET /v1/runs, as JSON.
+  std::string DatasetsJson(const Caller& caller) const;
+  ServiceResult<std::string> RunsJson(const Caller& caller, const std::string& dataset, int limit);
+  std::string PrometheusText();
+
+  // The engine options of a request that must end by `deadline`; sets
+  // *timed_out when it stopped the run for that.
+  ValidationOptions EngineOptions(int64_t max_violations, std::chrono::steady_clock::time_point deadline,
+                                  std::shared_ptr<std::atomic<bool>> timed_out) const;
+
+  // Graceful shutdown, last step: stop reloading, write every queued run.
+  void Close();
+
+  const ServiceConfig& config() const { return options_.config; }
+  ServiceMetrics& metrics() { return metrics_; }
+  DatasetRegistry& registry() { return *registry_; }
+  bool recording() const { return recorder_ != nullptr; }
+
+ private:
+  explicit ServiceCore(Options options);
+  void OnLoaded(const Dataset& dataset, const Dataset* previous);
+  bool Record(const Caller& caller, const Dataset& dataset, const Report& report, const std::string& json,
+              int64_t input_bytes, const std::string& origin, bool wait);
+
+  Options options_;
+  KeyRing keys_;
+  RateLimiter limiter_;
+  ServiceMetrics metrics_;
+  BatchScores scores_;
+  TelemetryTracker telemetry_;
+  std::unique_ptr<RunRecorder> recorder_;
+  std::mutex reader_mutex_;
+  std::unique_ptr<RunStore> reader_;  // GET /v1/runs, opened on first use
+  std::unique_ptr<DatasetRegistry> registry_;
+};
+
+}  // namespace griffin::server
