@@ -22,10 +22,12 @@ struct CheckBatchResult {
 };
 
 // Keys for a `unique` check (column or row tuple): one per evaluated row.
+// A column check's key bytes are its column's values (ValueKey in
+// column_kernels.h); a row tuple's are built into `arena`.
 struct UniqueKeys {
   std::vector<int32_t> rows;             // ascending
-  std::vector<uint64_t> hashes;
-  std::vector<std::string_view> keys;    // exact key bytes (into `arena` or the batch)
+  std::vector<uint64_t> hashes;          // XXH3 of the key bytes
+  std::vector<std::string_view> keys;    // row tuples only: exact key bytes (into `arena`)
   std::string arena;
 };
 

@@ -108,53 +108,40 @@ bool InList(const CompiledColumnCheck& check, const TypedColumn& column, int64_t
   }
 }
 
+// Rows and hashes of the valid values; the key bytes stay in the column (ValueKey).
 void GatherUniqueKeys(const TypedColumn& column, UniqueKeys* keys) {
   const int64_t n = column.num_rows;
   keys->rows.clear();
   keys->hashes.clear();
-  keys->keys.clear();
-  if (column.type == ValueType::kString) {
-    for (int64_t r = 0; r < n; ++r) {
-      if (!column.valid[r]) continue;
-      std::string_view s = column.strings[r];
-      keys->rows.push_back(static_cast<int32_t>(r));
-      keys->hashes.push_back(XXH3_64bits(s.data(), s.size()));
-      keys->keys.push_back(s);
-    }
-    return;
-  }
-  keys->arena.clear();
-  keys->arena.reserve(static_cast<size_t>(n) * 8);
+  keys->rows.reserve(static_cast<size_t>(n));
+  keys->hashes.reserve(static_cast<size_t>(n));
+  char scratch[8];
   for (int64_t r = 0; r < n; ++r) {
     if (!column.valid[r]) continue;
+    const std::string_view key = ValueKey(column, r, scratch);
     keys->rows.push_back(static_cast<int32_t>(r));
-    AppendValueKey(column, r, &keys->arena);
-  }
-  const char* base = keys->arena.data();
-  for (size_t i = 0; i < keys->rows.size(); ++i) {
-    std::string_view key(base + i * 8, 8);
-    keys->keys.push_back(key);
     keys->hashes.push_back(XXH3_64bits(key.data(), key.size()));
   }
 }
 
 }  // namespace
 
-void AppendValueKey(const TypedColumn& column, int64_t row, std::string* out) {
-  char bytes[8];
-  if (column.type == ValueType::kString) {
-    out->append(column.strings[row]);
-    return;
-  }
+std::string_view ValueKey(const TypedColumn& column, int64_t row, char (&scratch)[8]) {
+  if (column.type == ValueType::kString) return column.strings[row];
   if (column.type == ValueType::kFloat64) {
     double f = column.floats[row];
     if (f == 0) f = 0.0;                                     // -0.0 equals 0.0
     if (std::isnan(f)) f = std::numeric_limits<double>::quiet_NaN();  // one NaN
-    std::memcpy(bytes, &f, 8);
+    std::memcpy(scratch, &f, 8);
   } else {
-    std::memcpy(bytes, &column.ints[row], 8);
+    std::memcpy(scratch, &column.ints[row], 8);
   }
-  out->append(bytes, 8);
+  return std::string_view(scratch, 8);
+}
+
+void AppendValueKey(const TypedColumn& column, int64_t row, std::string* out) {
+  char scratch[8];
+  out->append(ValueKey(column, row, scratch));
 }
 
 void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, const Batch& batch,

@@ -3,6 +3,9 @@
 // here; which occurrence is first is decided by the in-order merger.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include "exec/batch_result.h"
 #include "plan/plan.h"
 
@@ -13,8 +16,12 @@ namespace griffin {
 void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, const Batch& batch,
                      BatchResult* results);
 
-// Appends the exact key bytes of a typed value (normalizing float -0.0 and NaN)
-// to `out`. Used for unique and distinct.
+// The exact key bytes of a typed value, as unique and distinct compare them:
+// a string's bytes, else 8 bytes (float -0.0 and NaN normalized) written into
+// `scratch`. Valid while the column and `scratch` live.
+std::string_view ValueKey(const TypedColumn& column, int64_t row, char (&scratch)[8]);
+
+// Appends ValueKey(column, row) to `out`.
 void AppendValueKey(const TypedColumn& column, int64_t row, std::string* out);
 
 }  // namespace griffin

@@ -90,8 +90,13 @@ TEST(ColumnKernelsTest, UniqueGathersKeysOfValidRows) {
   auto f = RunColumn("    type: float64\n    unique: true\n", {"0", "-0", std::nullopt, "nan", "NaN"});
   const UniqueKeys& keys = f.result.unique_keys[1];
   EXPECT_EQ(keys.rows, (std::vector<int32_t>{0, 1, 3, 4}));
-  EXPECT_EQ(keys.keys[0], keys.keys[1]);  // -0.0 == 0.0
-  EXPECT_EQ(keys.keys[2], keys.keys[3]);  // NaN == NaN
+  const TypedColumn& column = f.result.columns[0];
+  char a[8], b[8];
+  EXPECT_EQ(ValueKey(column, 0, a), ValueKey(column, 1, b));  // -0.0 == 0.0
+  EXPECT_EQ(ValueKey(column, 3, a), ValueKey(column, 4, b));  // NaN == NaN
+  EXPECT_NE(ValueKey(column, 0, a), ValueKey(column, 3, b));
+  EXPECT_EQ(keys.hashes[0], keys.hashes[1]);
+  EXPECT_EQ(keys.hashes[2], keys.hashes[3]);
   EXPECT_EQ(f.result.checks[1].evaluated, 4);
 }
 

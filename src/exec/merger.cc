@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "exec/column_kernels.h"
 #include "exec/violation_messages.h"
 #include "report/json_writer.h"
 #include "util/value_parse.h"
@@ -102,11 +103,16 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
     auto& firsts = (*first_rows)[c];
     const bool error = plan_->checks()[c].options.severity == Severity::kError;
     UniqueSet& set = *unique_sets_[c];
+    // A column check's keys are the column's values; a row tuple's were built.
+    const TypedColumn* column = check_slot_[c] >= 0 ? &result.columns[check_slot_[c]] : nullptr;
+    char scratch[8];
     constexpr size_t kPrefetchDistance = 8;  // slots are random: fetch ahead
     const size_t count = keys.rows.size();
+    set.Reserve(set.size() + static_cast<int64_t>(count));  // at most one rehash per batch
     for (size_t k = 0; k < count; ++k) {
       if (k + kPrefetchDistance < count) set.Prefetch(keys.hashes[k + kPrefetchDistance]);
-      int64_t first = set.InsertOrFind(keys.hashes[k], keys.keys[k], base + keys.rows[k]);
+      const std::string_view key = column ? ValueKey(*column, keys.rows[k], scratch) : keys.keys[k];
+      int64_t first = set.InsertOrFind(keys.hashes[k], key, base + keys.rows[k]);
       if (first < 0) continue;
       check.rows.push_back(keys.rows[k]);
       firsts.push_back(first);

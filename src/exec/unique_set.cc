@@ -1,19 +1,46 @@
 #include "exec/unique_set.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include "exec/block_cache.h"
+
 namespace griffin {
 namespace {
-constexpr uint64_t kBlockBits = 22;                 // 4 MiB arena blocks
+constexpr uint64_t kBlockBits = 22;                 // arena blocks of at most 4 MiB
 constexpr uint64_t kBlockBytes = uint64_t{1} << kBlockBits;
+constexpr uint64_t kFirstBlockBytes = uint64_t{1} << 16;  // 64 KiB, doubling per block up to 4 MiB
 constexpr uint64_t kLengthBits = 24;
 constexpr uint64_t kLargeKey = (uint64_t{1} << kLengthBits) - 1;  // length field value for large keys
 constexpr uint64_t kLargeKeyBytes = kBlockBytes / 4;
 constexpr uint64_t kMinCapacity = 1024;
+
+// A zeroed table of `capacity` slots.
+void* AllocateTable(uint64_t capacity, size_t slot_bytes) {
+  const size_t bytes = capacity * slot_bytes;
+  if (BlockCache::Serves(bytes)) return std::memset(BlockCache::Allocate(bytes), 0, bytes);
+  // calloc: zero pages are mapped lazily, so unused capacity costs no memory.
+  void* table = std::calloc(capacity, slot_bytes);
+  if (table == nullptr) throw std::bad_alloc();
+  return table;
+}
+
+void FreeTable(void* table, uint64_t capacity, size_t slot_bytes) {
+  const size_t bytes = capacity * slot_bytes;
+  if (BlockCache::Serves(bytes)) BlockCache::Free(table, bytes);
+  else std::free(table);
+}
+
 }  // namespace
 
 UniqueSet::UniqueSet() { Rehash(kMinCapacity); }
+
+UniqueSet::~UniqueSet() {
+  FreeTable(slots_, capacity_, sizeof(Slot));
+  for (const Block& block : blocks_) BlockCache::Free(block.data, block.bytes);
+}
 
 void UniqueSet::Reserve(int64_t expected_keys) {
   uint64_t want = kMinCapacity;
@@ -28,7 +55,7 @@ std::string_view UniqueSet::KeyOf(uint64_t ref) const {
     const std::string& key = large_keys_[offset];
     return std::string_view(key).substr(8);
   }
-  const char* entry = blocks_[offset >> kBlockBits].get() + (offset & (kBlockBytes - 1));
+  const char* entry = blocks_[offset >> kBlockBits].data + (offset & (kBlockBytes - 1));
   return std::string_view(entry + 8, length);
 }
 
@@ -36,7 +63,7 @@ int64_t UniqueSet::FirstRowOf(uint64_t ref) const {
   const uint64_t length = ref & kLargeKey;
   const uint64_t offset = ref >> kLengthBits;
   const char* entry = length == kLargeKey ? large_keys_[offset].data()
-                                          : blocks_[offset >> kBlockBits].get() + (offset & (kBlockBytes - 1));
+                                          : blocks_[offset >> kBlockBits].data + (offset & (kBlockBytes - 1));
   int64_t row;
   std::memcpy(&row, entry, 8);
   return row;
@@ -51,12 +78,18 @@ uint64_t UniqueSet::Append(std::string_view key, int64_t row) {
     return ((large_keys_.size() - 1) << kLengthBits) | kLargeKey;
   }
   const uint64_t need = 8 + key.size();
-  if (blocks_.empty() || block_used_ + need > kBlockBytes) {
-    blocks_.emplace_back(new char[kBlockBytes]);
+  if (blocks_.empty() || block_used_ + need > block_bytes_) {
+    // Small sets (a small batch) stay small; large ones soon get 4 MiB blocks.
+    uint64_t bytes = blocks_.empty() ? kFirstBlockBytes : std::min(block_bytes_ * 2, kBlockBytes);
+    while (bytes < need + 8) bytes *= 2;  // need < kLargeKeyBytes + 8, so bytes stays <= kBlockBytes
+    blocks_.reserve(blocks_.size() + 1);  // so that the block below is never lost
+    blocks_.push_back({static_cast<char*>(BlockCache::Allocate(bytes)), bytes});
+    block_bytes_ = bytes;
+    arena_bytes_ += static_cast<int64_t>(bytes);
     // Offset 0 of block 0 is never used, so that no ref is 0 (the empty mark).
     block_used_ = blocks_.size() == 1 ? 8 : 0;
   }
-  char* entry = blocks_.back().get() + block_used_;
+  char* entry = blocks_.back().data + block_used_;
   std::memcpy(entry, &row, 8);
   if (!key.empty()) std::memcpy(entry + 8, key.data(), key.size());
   const uint64_t offset = ((blocks_.size() - 1) << kBlockBits) | block_used_;
@@ -82,11 +115,9 @@ int64_t UniqueSet::InsertOrFind(uint64_t hash, std::string_view key, int64_t row
 }
 
 void UniqueSet::Rehash(uint64_t new_capacity) {
-  std::unique_ptr<Slot[], FreeDeleter> old = std::move(slots_);
+  Slot* old = slots_;
   const uint64_t old_capacity = capacity_;
-  // calloc: zero pages are mapped lazily, so unused capacity costs no memory.
-  slots_.reset(static_cast<Slot*>(std::calloc(new_capacity, sizeof(Slot))));
-  if (!slots_) throw std::bad_alloc();
+  slots_ = static_cast<Slot*>(AllocateTable(new_capacity, sizeof(Slot)));
   capacity_ = new_capacity;
   mask_ = new_capacity - 1;
   for (uint64_t i = 0; i < old_capacity; ++i) {
@@ -96,10 +127,11 @@ void UniqueSet::Rehash(uint64_t new_capacity) {
     while (slots_[pos].ref != 0) pos = (pos + 1) & mask_;
     slots_[pos] = slot;
   }
+  if (old != nullptr) FreeTable(old, old_capacity, sizeof(Slot));
 }
 
 int64_t UniqueSet::memory_bytes() const {
-  int64_t bytes = static_cast<int64_t>(capacity_ * sizeof(Slot) + blocks_.size() * kBlockBytes);
+  int64_t bytes = static_cast<int64_t>(capacity_ * sizeof(Slot)) + arena_bytes_;
   for (const std::string& key : large_keys_) bytes += static_cast<int64_t>(key.capacity());
   return bytes;
 }

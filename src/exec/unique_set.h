@@ -6,16 +6,16 @@
 // key, its first row (8 bytes) and its bytes. Cost per distinct key: 8 + key
 // bytes in the arena plus 21-43 bytes of table. Example: 10 million distinct
 // 12-character ids take about 200 MB of arena and 268 MB of table.
-// The table is allocated zeroed (calloc), so a generous Reserve() costs
-// address space, not memory, until slots are used.
+// A large table is allocated zeroed (calloc), so a generous Reserve() costs
+// address space, not memory, until slots are used; tables up to 16 MiB and
+// the arena blocks come from the BlockCache, so repeated small runs reuse
+// memory that is already mapped.
 //
 // Not thread-safe: the merger uses it from one thread, in row order, which is
 // what makes "first occurrence" independent of threads and batch sizes.
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +25,9 @@ namespace griffin {
 class UniqueSet {
  public:
   UniqueSet();
+  ~UniqueSet();
+  UniqueSet(const UniqueSet&) = delete;
+  UniqueSet& operator=(const UniqueSet&) = delete;
 
   // Makes room for about `expected_keys` keys without rehashing.
   void Reserve(int64_t expected_keys);
@@ -46,8 +49,9 @@ class UniqueSet {
     uint64_t ref;  // 0: empty; else arena offset (40 bits) << 24 | key length (24 bits)
   };
   static_assert(sizeof(Slot) == 16, "slot layout");
-  struct FreeDeleter {
-    void operator()(Slot* p) const { std::free(p); }
+  struct Block {
+    char* data;
+    uint64_t bytes;
   };
 
   std::string_view KeyOf(uint64_t ref) const;
@@ -55,11 +59,13 @@ class UniqueSet {
   uint64_t Append(std::string_view key, int64_t row);
   void Rehash(uint64_t new_capacity);
 
-  std::unique_ptr<Slot[], FreeDeleter> slots_;
+  Slot* slots_ = nullptr;                        // capacity_ slots (see AllocateTable)
   uint64_t capacity_ = 0, mask_ = 0;
   int64_t size_ = 0;
-  std::vector<std::unique_ptr<char[]>> blocks_;  // arena blocks of kBlockBytes
-  size_t block_used_ = 0;
+  std::vector<Block> blocks_;                    // arena blocks, 64 KiB doubling up to 4 MiB
+  uint64_t block_bytes_ = 0;                     // the last block's size
+  size_t block_used_ = 0;                        // bytes used of the last block
+  int64_t arena_bytes_ = 0;                      // all blocks' sizes
   std::vector<std::string> large_keys_;          // keys of kLargeKey bytes or more
 };
 

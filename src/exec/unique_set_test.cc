@@ -47,6 +47,18 @@ TEST(UniqueSetTest, GrowsThroughManyKeysAndLargeRows) {
   EXPECT_GT(set.memory_bytes(), 200000 * 24);
 }
 
+// Tables and arena blocks come back from the BlockCache dirty: a new set on
+// reused memory must still start empty.
+TEST(UniqueSetTest, ASetOnReusedMemoryStartsEmpty) {
+  for (int round = 0; round < 3; ++round) {
+    UniqueSet set;
+    set.Reserve(20000);  // a 32768-slot (512 KiB) table from the cache
+    for (int64_t i = 0; i < 20000; ++i) ASSERT_EQ(Insert(set, "k" + std::to_string(i), i), -1) << round;
+    for (int64_t i = 0; i < 20000; i += 101) ASSERT_EQ(Insert(set, "k" + std::to_string(i), 0), i);
+    EXPECT_EQ(set.size(), 20000);
+  }
+}
+
 TEST(UniqueSetTest, KeysLargerThanABlock) {
   UniqueSet set;
   std::string big(3 << 20, 'z');

@@ -1,0 +1,71 @@
+#include "exec/block_cache.h"
+
+#include <bit>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <vector>
+
+namespace griffin {
+namespace {
+
+constexpr int kMinBits = std::countr_zero(BlockCache::kMinBlockBytes);
+constexpr int kClasses = std::countr_zero(BlockCache::kMaxBlockBytes) - kMinBits + 1;
+
+struct Cache {
+  Cache() {  // room for every block the cap allows, so Free never allocates
+    for (int c = 0; c < kClasses; ++c) free[c].reserve(BlockCache::kMaxCachedBytes >> (kMinBits + c));
+  }
+  std::mutex mutex;
+  std::vector<void*> free[kClasses];  // by size class
+  size_t cached_bytes = 0;
+};
+
+// Never destroyed: blocks may be freed by static destructors at exit.
+Cache& TheCache() {
+  static Cache* cache = new Cache;
+  return *cache;
+}
+
+int ClassOf(size_t bytes) { return std::countr_zero(bytes) - kMinBits; }
+
+}  // namespace
+
+void* BlockCache::Allocate(size_t bytes) {
+  Cache& cache = TheCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    std::vector<void*>& list = cache.free[ClassOf(bytes)];
+    if (!list.empty()) {
+      void* block = list.back();
+      list.pop_back();
+      cache.cached_bytes -= bytes;
+      return block;
+    }
+  }
+  void* block = std::malloc(bytes);
+  if (block == nullptr) throw std::bad_alloc();
+  return block;
+}
+
+void BlockCache::Free(void* block, size_t bytes) {
+  if (block == nullptr) return;
+  Cache& cache = TheCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.cached_bytes + bytes <= kMaxCachedBytes) {
+      cache.free[ClassOf(bytes)].push_back(block);
+      cache.cached_bytes += bytes;
+      return;
+    }
+  }
+  std::free(block);
+}
+
+size_t BlockCache::CachedBytes() {
+  Cache& cache = TheCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.cached_bytes;
+}
+
+}  // namespace griffin
