@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The benchmark chart: throughput (rows/s, log scale) per tool and scenario, and
-peak RSS per tool, for each size of a run_peers.py run.
+peak RSS per tool (from CSV), for each size of a run_peers.py run.
 
     python bench/chart.py bench/data/peers_results.json docs/benchmarks.png
 
@@ -46,9 +46,8 @@ def main(results_path, png_path):
         axis.barh(ys, values, height=width, label=f"{size['rows']:,} rows")
     axis.set_yticks([i + width * (len(sizes) - 1) / 2 for i in range(len(tools))], tools, fontsize=8)
     axis.invert_yaxis()
-    axis.set_xscale("log")
     axis.set_title("peak RSS, from CSV", fontsize=10)
-    axis.set_xlabel("MB (log; lower is better)")
+    axis.set_xlabel("MB (lower is better)")
     axis.legend(fontsize=8)
     figure.suptitle(f"Griffin and its peers: the same 13 checks ({run['machine']['cores']} cores, "
                     f"{run['machine']['cpu']}); Griffin in red", fontsize=11)

@@ -45,7 +45,9 @@ def _versions(names):
 def _timed(tool, ctx, once, runs, warmup, max_seconds=None):
     counts = None
     for _ in range(warmup):
+        started = time.perf_counter()
         counts = once()
+        print(f"progress: warm-up {time.perf_counter() - started:.3f} s", file=sys.stderr, flush=True)
     wall, cpu = [], []
     budget_started = time.perf_counter()
     for _ in range(runs):
@@ -53,6 +55,8 @@ def _timed(tool, ctx, once, runs, warmup, max_seconds=None):
         started = time.perf_counter()
         result = once()
         wall.append(time.perf_counter() - started)
+        if max_seconds is None:
+            print(f"progress: run {wall[-1]:.3f} s", file=sys.stderr, flush=True)
         cpu.append(time.process_time() + tool.cpu_extra_s(ctx) - cpu_started)
         if counts is not None and not suite.same_counts(result, counts):
             raise SystemExit(f"counts changed between runs: {counts} vs {result}")

@@ -66,10 +66,14 @@ def run_tool(tool, jobs, args, timeout):
     with open(log, "wb") as stderr:
         run = measure.run_child(command, stderr=stderr)
     if run["status"] != 0:
-        tail = log.read_text(errors="replace").strip().splitlines()[-3:]
+        lines = log.read_text(errors="replace").strip().splitlines()
+        if run["status"] in (-9, 137):  # the time limit: say how far it got
+            done = [line.split(": ", 1)[1] for line in lines if line.startswith("progress: ")]
+            return {"error": f"stopped at the {timeout} s limit per process after: "
+                             + (", ".join(done) if done else "no complete run")}
+        tail = lines[-3:]
         missing = any("ModuleNotFoundError" in line for line in tail)
-        why = "killed after %d s" % timeout if run["status"] in (-9, 137) else "exit %d" % run["status"]
-        return {"error": ("not installed: " if missing else f"{why}: ") + " | ".join(tail)[-400:],
+        return {"error": ("not installed: " if missing else f"exit {run['status']}: ") + " | ".join(tail)[-400:],
                 "missing": missing}
     out = json.loads(run["stdout"])
     peak_kib = out["own_rss_kib"] + out["helper_rss_kib"]  # Spark: Python + the JVM
@@ -117,6 +121,7 @@ def summarize(result, size_bytes):
 
 
 def run_size(rows, tools, args, timeout, with_latency):
+    started, load_before = time.strftime("%Y-%m-%d %H:%M:%S %Z"), os.getloadavg()
     csv_path = datasets.transactions(rows, "csv")
     parquet_path = datasets.transactions(rows, "parquet")
     latency_path = datasets.transactions(LATENCY_ROWS, "parquet") if with_latency else None
@@ -142,7 +147,9 @@ def run_size(rows, tools, args, timeout, with_latency):
         for result in results.values():
             if "counts" in result:
                 summarize(result, sizes[scenario])
-    return {"rows": rows, "csv_bytes": csv_path.stat().st_size, "csv": str(csv_path.relative_to(REPO_ROOT)),
+    return {"rows": rows, "started": started, "loadavg_before": load_before, "loadavg_after": os.getloadavg(),
+            "runs": args.runs, "warmup": args.warmup, "timeout_s": timeout, "csv_bytes": csv_path.stat().st_size,
+            "csv": str(csv_path.relative_to(REPO_ROOT)),
             "parquet": str(parquet_path.relative_to(REPO_ROOT)), "scenarios": by_scenario}
 
 
@@ -180,6 +187,8 @@ def main(argv=None):
     parser.add_argument("--timeout", type=int, default=3600, help="seconds per child process")
     parser.add_argument("--require-all", action="store_true", help="fail when a tool is not installed")
     parser.add_argument("--no-docs", dest="docs", action="store_false", help="do not write docs/")
+    parser.add_argument("--merge", metavar="RESULTS_JSON",
+                        help="put the sizes of an earlier run's results first (each keeps its own time and load)")
     args = parser.parse_args(argv)
     if args.quick:
         args.rows, args.runs, args.warmup, args.latency_calls = args.rows or [20_000], 1, 0, 20
@@ -188,7 +197,13 @@ def main(argv=None):
     unknown = [t for t in tools if t != CLI and t not in TOOLS]
     if unknown or "griffin" not in tools:
         parser.error(f"unknown tools {unknown}" if unknown else "griffin is the reference: keep it in --tools")
-    run = {"machine": machine.describe(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+    commit = subprocess.run(["git", "-C", str(REPO_ROOT), "describe", "--always", "--dirty"],
+                            capture_output=True, text=True).stdout.strip()
+    builds = {str(p.relative_to(REPO_ROOT)): time.strftime("%Y-%m-%d %H:%M", time.gmtime(p.stat().st_mtime))
+              for p in [griffin_binary(), *REPO_ROOT.glob(".venv/lib/python3*/site-packages/griffin/_griffin*.so")]
+              if p.exists() and p.is_relative_to(REPO_ROOT)}
+    run = {"machine": machine.describe(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "commit": commit,
+           "griffin_builds": builds,
            "loadavg_before": os.getloadavg(), "runs": args.runs, "warmup": args.warmup,
            "command": " ".join([os.path.relpath(sys.executable, REPO_ROOT)] + sys.argv), "sizes": []}
     ok = True
@@ -204,6 +219,12 @@ def main(argv=None):
                     print(f"{tool} ({scenario}) did not run: {result['error']}", file=sys.stderr)
                     ok = False
     run["loadavg_after"] = os.getloadavg()
+    if args.merge:
+        earlier = json.loads(pathlib.Path(args.merge).read_text())
+        for size in earlier["sizes"]:  # runs from before per-size records: the run's own
+            for key in ("started", "loadavg_before", "loadavg_after", "runs", "warmup"):
+                size.setdefault(key, earlier[key])
+        run["sizes"] = earlier["sizes"] + run["sizes"]
     RESULTS.write_text(json.dumps(run, indent=1, default=str))
     import report
     print("\n" + report.summary_text(run))
