@@ -209,3 +209,4 @@ class Validator:
 
 
 from ._batches import iter_batches  # noqa: E402  (uses Report and Validator)
+from ._client import Client, ServiceError  # noqa: E402  (griffin serve over HTTP and Arrow Flight)

@@ -1,5 +1,6 @@
 import os
-from typing import Any, Dict, Iterator, List, Sequence, Tuple, Union
+import ssl
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -61,3 +62,62 @@ def iter_batches(
     """Yield (clean rows, report of the batch) per batch of `batch_rows` rows,
     reading ahead in a thread; rows in each report are numbered within its batch."""
     ...
+
+class ServiceError(GriffinError):
+    status: int
+    reason: str
+    retry_after: Optional[float]
+
+class Client:
+    """A client of `griffin serve` (HTTP, and Arrow Flight with flight_url)."""
+    url: str
+    def __init__(
+        self,
+        url: str,
+        api_key: Optional[str] = None,
+        *,
+        timeout: float = 30.0,
+        ssl_context: Optional[ssl.SSLContext] = None,
+        flight_url: Optional[str] = None,
+        tls_root_certs: Optional[bytes] = None,
+    ) -> None: ...
+    def health(self) -> Dict[str, Any]: ...
+    def datasets(self) -> List[Dict[str, Any]]: ...
+    def runs(self, dataset: str, limit: int = 100) -> List[Dict[str, Any]]: ...
+    def prometheus(self) -> str: ...
+    def validate(
+        self,
+        dataset: str,
+        data: Any,
+        *,
+        content_type: Optional[str] = None,
+        max_violations: int = 1000,
+        store: bool = True,
+        batch_hash: Optional[str] = None,
+    ) -> Dict[str, Any]: ...
+    def metrics(
+        self,
+        dataset: str,
+        *,
+        step: Optional[int] = None,
+        loss: Optional[float] = None,
+        metrics: Optional[Dict[str, float]] = None,
+        records: Optional[Sequence[Dict[str, Any]]] = None,
+        batch_hash: Optional[str] = None,
+        run: Optional[str] = None,
+    ) -> Dict[str, Any]: ...
+    def exchange(
+        self,
+        dataset: str,
+        batches: Iterable[Any],
+        *,
+        batch_hash: Optional[str] = None,
+        max_violations: int = 1000,
+        store: bool = True,
+    ) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]: ...
+    def put(
+        self, dataset: str, data: Any, *, batch_hash: Optional[str] = None, max_violations: int = 1000, store: bool = True
+    ) -> Dict[str, Any]: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Client: ...
+    def __exit__(self, *exc: Any) -> None: ...

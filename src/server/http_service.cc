@@ -105,7 +105,7 @@ struct HttpService::Impl {
   int port = 0;
   bool tls = false;
   std::atomic<bool> draining{false};
-  std::atomic<int64_t> answered{0}, in_flight{0};
+  std::atomic<int64_t> received{0}, answered{0}, in_flight{0};
   std::mutex serve_mutex;
   std::condition_variable serve_done;
   bool serving = false;
@@ -150,7 +150,7 @@ struct HttpService::Impl {
       if (!too_large) body->append(data, length);
       return !too_large;
     });
-    if (too_large) {
+    if (too_large || (!complete && res.status == 413)) {  // 413: httplib saw a Content-Length past the limit
       Refuse(res, {Refusal::kPayloadTooLarge, "the body is larger than max_body_bytes (" + std::to_string(limit) + ")"},
              /*body_unread=*/true);
       return false;
@@ -254,8 +254,9 @@ struct HttpService::Impl {
            [this](const Request& req, Response& res, const httplib::ContentReader& reader) {
              Validate(req, res, reader);
            });
-    s.set_pre_routing_handler([](const Request&, Response&) {
+    s.set_pre_routing_handler([this](const Request&, Response&) {
       t_request_start = Clock::now();
+      ++received;
       return httplib::Server::HandlerResponse::Unhandled;
     });
     s.set_post_routing_handler([this](const Request&, Response& res) {
@@ -333,6 +334,7 @@ Status HttpService::Bind(const std::string& host, int port) {
 
 int HttpService::port() const { return impl_->port; }
 bool HttpService::tls() const { return impl_->tls; }
+int64_t HttpService::received() const { return impl_->received.load(); }
 int64_t HttpService::answered() const { return impl_->answered.load(); }
 int64_t HttpService::in_flight() const { return impl_->in_flight.load(); }
 

@@ -255,6 +255,12 @@ std::string ServiceCore::PrometheusText() {
   return metrics_.Render(recorder_->written(), recorder_->failed(), recorder_->dropped());
 }
 
+std::string ServiceCore::RecorderSummary() const {
+  if (!recorder_) return "runs: not recorded";
+  return "runs: " + std::to_string(recorder_->written()) + " written, " + std::to_string(recorder_->failed()) +
+         " failed, " + std::to_string(recorder_->dropped()) + " dropped";
+}
+
 void ServiceCore::Close() {
   if (registry_) registry_->StopWatching();
   if (recorder_) recorder_->Close();

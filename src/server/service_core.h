@@ -82,6 +82,8 @@ class ServiceCore {
   std::string DatasetsJson(const Caller& caller) const;
   ServiceResult<std::string> RunsJson(const Caller& caller, const std::string& dataset, int limit);
   std::string PrometheusText();
+  // "runs: W written, F failed, D dropped" ("runs: not recorded" without a store).
+  std::string RecorderSummary() const;
 
   // The engine options of a request that must end by `deadline`; sets
   // *timed_out when it stopped the run for that.

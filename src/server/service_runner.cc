@@ -117,7 +117,8 @@ Status RunService(const ServiceOptions& options) {
   drainer.join();
   serving.join();
   core->Close();
-  Log("stopped: " + std::to_string(http.answered()) + " HTTP requests answered");
+  Log("stopped: " + std::to_string(http.received()) + " HTTP requests received, " + std::to_string(http.answered()) +
+      " answered; " + core->RecorderSummary());
   return Status::OK();
 }
 
