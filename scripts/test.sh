@@ -60,5 +60,6 @@ echo "== benchmark harness (quick)"
 .venv/bin/python -m pytest -q bench/compare_test.py
 .venv/bin/python bench/run_peers.py --quick --require-all
 .venv/bin/python bench/run_jax_bench.py --quick
+.venv/bin/python bench/run_service_bench.py --quick
 
 echo "all test stages passed"
