@@ -44,21 +44,6 @@ StringValueSet::StringValueSet(const std::vector<std::string>& values) {
   long_.erase(std::unique(long_.begin(), long_.end()), long_.end());
 }
 
-uint64_t StringValueSet::Pack(std::string_view value) {
-  uint64_t word = 0;
-  if (!value.empty()) std::memcpy(&word, value.data(), value.size());
-  return word;
-}
-
-bool StringValueSet::ContainsWord(const std::vector<uint64_t>& words, uint64_t word) {
-  if (words.size() <= kLinearScan) {
-    for (uint64_t w : words)
-      if (w == word) return true;
-    return false;
-  }
-  return std::binary_search(words.begin(), words.end(), word);
-}
-
 bool StringValueSet::ContainsLong(std::string_view value) const {
   if (long_.size() <= kLinearScan) {
     for (const std::string& v : long_)

@@ -10,8 +10,11 @@
 // Copyable; immutable after construction, so thread-safe to probe.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,9 +58,28 @@ class StringValueSet {
   }
 
  private:
-  // The bytes of a string of at most 8 bytes, zero-padded, as one word.
-  static uint64_t Pack(std::string_view value);
-  static bool ContainsWord(const std::vector<uint64_t>& words, uint64_t word);
+  // The bytes of a string of at most 8 bytes as one zero-padded word (byte i
+  // at bits 8i..8i+7), read with at most two fixed-size loads rather than a
+  // variable-length memcpy.
+  static uint64_t Pack(std::string_view value) {
+    static_assert(std::endian::native == std::endian::little, "Pack assumes a little-endian layout");
+    const size_t n = value.size();
+    const auto* p = reinterpret_cast<const unsigned char*>(value.data());
+    if (n >= 4) {  // two overlapping 4-byte loads: bytes 0..3 and n-4..n-1
+      uint32_t low, high;
+      std::memcpy(&low, p, 4);
+      std::memcpy(&high, p + n - 4, 4);
+      return uint64_t{low} | (uint64_t{high} << (8 * (n - 4)));
+    }
+    if (n == 0) return 0;
+    return uint64_t{p[0]} | (uint64_t{p[n / 2]} << (8 * (n / 2))) | (uint64_t{p[n - 1]} << (8 * (n - 1)));
+  }
+  static bool ContainsWord(const std::vector<uint64_t>& words, uint64_t word) {
+    if (words.size() > 8) return std::binary_search(words.begin(), words.end(), word);
+    for (uint64_t w : words)
+      if (w == word) return true;
+    return false;
+  }
   bool ContainsLong(std::string_view value) const;
 
   std::array<std::vector<uint64_t>, 9> short_;  // by byte length 0..8: packed words, ascending

@@ -44,6 +44,25 @@ TEST(ValueSetTest, StringsCompareExactlyWhateverTheirLength) {
   EXPECT_FALSE(StringValueSet(std::vector<std::string>{}).Contains(""));
 }
 
+TEST(ValueSetTest, RandomShortStringsAgreeWithStdSet) {
+  std::mt19937 rng(11);
+  auto random_string = [&] {
+    std::string s(rng() % 10, ' ');
+    for (char& c : s) c = "ab\0\xff"[rng() % 4];  // few letters: many near misses
+    return s;
+  };
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::string> values;
+    for (int i = 0; i < 1 + round * 3; ++i) values.push_back(random_string());
+    StringValueSet set(values);
+    std::set<std::string> reference(values.begin(), values.end());
+    for (int i = 0; i < 500; ++i) {
+      const std::string probe = random_string();
+      ASSERT_EQ(set.Contains(probe), reference.count(probe) > 0) << round;
+    }
+  }
+}
+
 TEST(ValueSetTest, ManyStringsOfOneLengthAndManyLongOnes) {
   std::vector<std::string> values;
   for (int i = 0; i < 300; i += 3) values.push_back(std::to_string(1000 + i));               // 100 of 4 bytes
