@@ -1,5 +1,6 @@
 #include "exec/engine.h"
 
+#include <algorithm>
 #include <mutex>
 #include <thread>
 
@@ -115,6 +116,43 @@ TEST(EngineTest, MaxViolationsTruncatesListButNotCounts) {
   EXPECT_TRUE(report.violations_truncated);
   EXPECT_EQ(Check(report, "id.unique").violations, 4);
   EXPECT_EQ(report.violations[0].row, 1);
+}
+
+// Row errors reuse the messages of listed violations: whatever is listed, they
+// are the same, and equal to the listed messages.
+TEST(EngineTest, RowErrorsDoNotDependOnHowManyViolationsAreListed) {
+  auto rules = LoadRuleText(kRules, "rules.yaml");
+  ASSERT_TRUE(rules.ok());
+  auto plan = Plan::Compile(*rules, 0);
+  ASSERT_TRUE(plan.ok());
+  std::vector<std::string> baseline;
+  for (int64_t max_violations : {1000, 0, 1, 3}) {
+    for (size_t batch_rows : {100, 2}) {
+      VectorSource source(SplitRows({"id", "amount"}, Rows(), batch_rows));
+      std::vector<std::string> errors;
+      RunOptions options;
+      options.threads = 1;
+      options.max_violations = max_violations;
+      options.on_rows = [&errors](const RowVerdicts& verdicts) {
+        for (size_t i = 0; i < verdicts.bad_rows.size(); ++i)
+          for (uint32_t e = verdicts.error_offsets[i]; e < verdicts.error_offsets[i + 1]; ++e)
+            errors.push_back(std::to_string(verdicts.base_row + verdicts.bad_rows[i]) + " " +
+                             verdicts.errors[e].check + ": " + verdicts.errors[e].message);
+        return Status::OK();
+      };
+      auto report = RunValidation(*plan, source, options);
+      ASSERT_TRUE(report.ok());
+      if (baseline.empty()) {
+        baseline = errors;
+        ASSERT_GE(baseline.size(), 6u);
+        for (const ViolationReport& v : report->violations) {
+          const std::string line = std::to_string(v.row) + " " + v.check + ": " + v.message;
+          EXPECT_NE(std::find(baseline.begin(), baseline.end(), line), baseline.end()) << line;
+        }
+      }
+      EXPECT_EQ(errors, baseline) << max_violations << " listed, " << batch_rows << " rows per batch";
+    }
+  }
 }
 
 // A source that records, at each read, how many batches on_rows has seen.

@@ -127,7 +127,11 @@ Status Merger::Merge(BatchResult& result) {
   const int64_t base = rows_;
   std::vector<std::vector<int64_t>> first_rows(plan_->checks().size());
   MergeUnique(result, base, &first_rows);
-  if (row_consumer_) RETURN_IF_ERROR(EmitRowVerdicts(result, base, first_rows));
+  // The listed violations first: the row verdicts reuse their messages.
+  std::vector<std::vector<int32_t>> listed(plan_->checks().size());
+  if (static_cast<int64_t>(violations_list_.size()) < max_violations_)
+    CollectViolations(result, base, first_rows, &listed);
+  if (row_consumer_) RETURN_IF_ERROR(EmitRowVerdicts(result, base, first_rows, listed));
   if (!result.profiles.empty()) {
     profiles_.resize(result.profiles.size());
     for (size_t slot = 0; slot < profiles_.size(); ++slot) profiles_[slot].Merge(result.profiles[slot]);
@@ -175,13 +179,13 @@ Status Merger::Merge(BatchResult& result) {
   total_violations_ += static_cast<int64_t>(batch.malformed_records.size());
   malformed_rows_ += static_cast<int64_t>(batch.malformed_records.size());
   for (int64_t r = 0; r < batch.num_rows; ++r) bad_rows_ += result.bad[r];
-  if (static_cast<int64_t>(violations_list_.size()) < max_violations_) CollectViolations(result, base, first_rows);
   rows_ += batch.num_rows;
   return Status::OK();
 }
 
 Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
-                               const std::vector<std::vector<int64_t>>& first_rows) {
+                               const std::vector<std::vector<int64_t>>& first_rows,
+                               const std::vector<std::vector<int32_t>>& listed) {
   const Batch& batch = *result.batch;
   // Every error-severity violation of the batch, ordered by (row, check
   // position): a counting sort on the row, filled malformed first and then in
@@ -226,6 +230,11 @@ Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
       continue;
     }
     const CheckInfo& info = plan_->checks()[entry.position];
+    const std::vector<int32_t>& listed_here = listed[entry.position];
+    if (entry.ordinal < listed_here.size() && listed_here[entry.ordinal] >= 0) {  // formatted for the list
+      verdicts.errors.push_back({info.name, violations_list_[listed_here[entry.ordinal]].message});
+      continue;
+    }
     const int slot = check_slot_[entry.position];
     JsonScalar value = slot >= 0 ? ValueAsRead(batch, result.input_column[slot], entry.row) : JsonScalar::Null();
     const int64_t first = first_rows[entry.position].empty() ? -1 : first_rows[entry.position][entry.ordinal];
@@ -261,7 +270,8 @@ std::vector<ColumnSummary> Merger::ColumnSummaries() const {
 }
 
 void Merger::CollectViolations(const BatchResult& result, int64_t base,
-                               const std::vector<std::vector<int64_t>>& first_rows) {
+                               const std::vector<std::vector<int64_t>>& first_rows,
+                               std::vector<std::vector<int32_t>>* listed) {
   const Batch& batch = *result.batch;
   const size_t room = static_cast<size_t>(max_violations_) - violations_list_.size();
   std::vector<PendingViolation> pending;
@@ -296,6 +306,9 @@ void Merger::CollectViolations(const BatchResult& result, int64_t base,
       int slot = check_slot_[p.position];
       if (slot >= 0) v.value = ValueAsRead(batch, result.input_column[slot], p.batch_row);
       v.message = ViolationMessage(*plan_, p.position, column_checks_[p.position], v.value, p.row, p.first_row);
+      std::vector<int32_t>& here = (*listed)[p.position];
+      if (here.size() <= p.ordinal) here.resize(p.ordinal + 1, -1);
+      here[p.ordinal] = static_cast<int32_t>(violations_list_.size());
     }
     violations_list_.push_back(std::move(v));
   }

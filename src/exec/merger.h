@@ -49,11 +49,16 @@ class Merger {
     size_t ordinal;     // index into a per-check list
   };
   void MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows);
+  // Lists the batch's first violations (up to max_violations_ in all);
+  // (*listed)[check][ordinal] = the index in violations_list_ of a listed one.
   void CollectViolations(const BatchResult& result, int64_t base,
-                         const std::vector<std::vector<int64_t>>& first_rows);
+                         const std::vector<std::vector<int64_t>>& first_rows,
+                         std::vector<std::vector<int32_t>>* listed);
   CheckReport TableCheckReport(const TablePlan& table) const;
+  // Hands the row verdicts to the row consumer, reusing the messages of listed violations.
   Status EmitRowVerdicts(const BatchResult& result, int64_t base,
-                         const std::vector<std::vector<int64_t>>& first_rows);
+                         const std::vector<std::vector<int64_t>>& first_rows,
+                         const std::vector<std::vector<int32_t>>& listed);
   std::vector<ColumnSummary> ColumnSummaries() const;
 
   std::shared_ptr<const Plan> plan_;
