@@ -12,6 +12,7 @@
 
 #include "server/body_validation.h"
 #include "server/flight_protocol.h"
+#include "server/in_flight_slot.h"
 
 namespace griffin::server {
 namespace {
@@ -126,7 +127,7 @@ class FlightService::Server : public flight::FlightServerBase {
   arrow::Status DoExchange(const flight::ServerCallContext& context, std::unique_ptr<flight::FlightMessageReader> reader,
                            std::unique_ptr<flight::FlightMessageWriter> writer) override {
     CallMeter meter(core_, "exchange");
-    Admitted admitted;
+    Admitted admitted(in_flight_);
     if (std::optional<Denial> refused = Admit(context, reader->descriptor(), &admitted)) return meter.Fail(*refused);
     const Dataset& dataset = *admitted.dataset;
     ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Schema> schema, reader->GetSchema());
@@ -161,7 +162,7 @@ class FlightService::Server : public flight::FlightServerBase {
   arrow::Status DoPut(const flight::ServerCallContext& context, std::unique_ptr<flight::FlightMessageReader> reader,
                       std::unique_ptr<flight::FlightMetadataWriter> writer) override {
     CallMeter meter(core_, "put");
-    Admitted admitted;
+    Admitted admitted(in_flight_);
     if (std::optional<Denial> refused = Admit(context, reader->descriptor(), &admitted)) return meter.Fail(*refused);
     const Dataset& dataset = *admitted.dataset;
     ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Schema> schema, reader->GetSchema());
@@ -181,6 +182,8 @@ class FlightService::Server : public flight::FlightServerBase {
 
  private:
   struct Admitted {
+    explicit Admitted(std::atomic<int64_t>& counter) : slot(counter) {}
+    InFlightSlot slot;
     Caller caller;
     FlightTarget target;
     std::shared_ptr<const Dataset> dataset;
@@ -199,6 +202,10 @@ class FlightService::Server : public flight::FlightServerBase {
 
   std::optional<Denial> Admit(const flight::ServerCallContext& context, const flight::FlightDescriptor& descriptor,
                               Admitted* admitted) {
+    if (admitted->slot.count() > core_.config().limits.max_concurrent) {
+      core_.metrics().CountOverloaded("busy");
+      return Denial{Refusal::kUnavailable, "the server is busy", 1.0};
+    }
     const flight::CallHeaders& headers = context.incoming_headers();
     auto header = headers.find("authorization");
     const std::string_view authorization = header == headers.end() ? std::string_view() : header->second;
@@ -216,6 +223,7 @@ class FlightService::Server : public flight::FlightServerBase {
   }
 
   ServiceCore& core_;
+  std::atomic<int64_t> in_flight_{0};
 };
 
 FlightService::FlightService(ServiceCore& core) : core_(core), server_(std::make_unique<Server>(core)) {}

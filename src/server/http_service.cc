@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "server/http_task_queue.h"
+#include "server/in_flight_slot.h"
 #include "server/service_json.h"
 #include "util/value_parse.h"
 
@@ -110,20 +111,8 @@ struct HttpService::Impl {
   std::condition_variable serve_done;
   bool serving = false;
 
-  // Counts a request being handled; over max_concurrent it is refused.
-  class InFlight {
-   public:
-    explicit InFlight(std::atomic<int64_t>& counter) : counter_(counter), count_(++counter) {}
-    ~InFlight() { --counter_; }
-    int64_t count() const { return count_; }
-
-   private:
-    std::atomic<int64_t>& counter_;
-    int64_t count_;
-  };
-
   // The checks before a handler: overflow, max_concurrent, key, rate limit.
-  std::optional<Caller> Admit(const Request& req, Response& res, const InFlight& slot, bool body_unread) {
+  std::optional<Caller> Admit(const Request& req, Response& res, const InFlightSlot& slot, bool body_unread) {
     if (HttpTaskQueue::IsOverflowThread() || slot.count() > core.config().limits.max_concurrent) {
       core.metrics().CountOverloaded(HttpTaskQueue::IsOverflowThread() ? "queue_full" : "busy");
       Refuse(res, {Refusal::kUnavailable, "the server is busy; try again", 1.0}, /*body_unread=*/true);
@@ -163,7 +152,7 @@ struct HttpService::Impl {
   }
 
   void Validate(const Request& req, Response& res, const httplib::ContentReader& reader) {
-    InFlight slot(in_flight);
+    InFlightSlot slot(in_flight);
     std::optional<Caller> caller = Admit(req, res, slot, /*body_unread=*/true);
     if (!caller) return;
     ServiceResult<std::shared_ptr<const Dataset>> dataset = core.DatasetFor(*caller, req.matches[1]);
@@ -196,7 +185,7 @@ struct HttpService::Impl {
   }
 
   void Score(const Request& req, Response& res, const httplib::ContentReader& reader) {
-    InFlight slot(in_flight);
+    InFlightSlot slot(in_flight);
     std::optional<Caller> caller = Admit(req, res, slot, /*body_unread=*/true);
     if (!caller) return;
     if (auto bad = CheckParams(req, {})) return Refuse(res, *bad, true);
@@ -215,7 +204,7 @@ struct HttpService::Impl {
   template <typename Handler>
   httplib::Server::Handler Get(Handler handler) {
     return [this, handler](const Request& req, Response& res) {
-      InFlight slot(in_flight);
+      InFlightSlot slot(in_flight);
       std::optional<Caller> caller = Admit(req, res, slot, /*body_unread=*/false);
       if (caller) handler(req, res, *caller);
     };
