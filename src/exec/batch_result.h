@@ -22,11 +22,11 @@ struct CheckBatchResult {
 };
 
 // Keys for a `unique` check (column or row tuple): one per evaluated row.
-// A column check's key bytes are its column's values (ValueKey in
-// column_kernels.h); a row tuple's are built into `arena`.
+// A column check's keys are its column's values (NumericKey / ValueKey in
+// column_kernels.h); a row tuple's key bytes are built into `arena`.
 struct UniqueKeys {
   std::vector<int32_t> rows;             // ascending
-  std::vector<uint64_t> hashes;          // XXH3 of the key bytes
+  std::vector<uint64_t> hashes;          // XXH3 of the key bytes (empty for a numeric column)
   std::vector<std::string_view> keys;    // row tuples only: exact key bytes (into `arena`)
   std::string arena;
 };

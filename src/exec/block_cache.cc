@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -60,6 +61,18 @@ void BlockCache::Free(void* block, size_t bytes) {
     }
   }
   std::free(block);
+}
+
+void* BlockCache::AllocateTable(size_t bytes) {
+  if (Serves(bytes)) return std::memset(Allocate(bytes), 0, bytes);
+  void* table = std::calloc(1, bytes);
+  if (table == nullptr) throw std::bad_alloc();
+  return table;
+}
+
+void BlockCache::FreeTable(void* table, size_t bytes) {
+  if (Serves(bytes)) Free(table, bytes);
+  else std::free(table);
 }
 
 size_t BlockCache::CachedBytes() {

@@ -31,6 +31,12 @@ class BlockCache {
   static void Free(void* block, size_t bytes);
   // Bytes held for reuse now.
   static size_t CachedBytes();
+
+  // A zeroed hash table of `bytes`: a cached block cleared when Serves(bytes),
+  // else calloc (pages mapped lazily, so unused capacity costs no memory).
+  // Throws std::bad_alloc. Release with FreeTable(table, bytes).
+  static void* AllocateTable(size_t bytes);
+  static void FreeTable(void* table, size_t bytes);
 };
 
 }  // namespace griffin

@@ -108,34 +108,41 @@ bool InList(const CompiledColumnCheck& check, const TypedColumn& column, int64_t
   }
 }
 
-// Rows and hashes of the valid values; the key bytes stay in the column (ValueKey).
+// The valid rows, and for a string column their keys' hashes; the key bytes
+// stay in the column (NumericKey / ValueKey).
 void GatherUniqueKeys(const TypedColumn& column, UniqueKeys* keys) {
   const int64_t n = column.num_rows;
+  const bool strings = column.type == ValueType::kString;
   keys->rows.clear();
   keys->hashes.clear();
   keys->rows.reserve(static_cast<size_t>(n));
-  keys->hashes.reserve(static_cast<size_t>(n));
-  char scratch[8];
+  if (strings) keys->hashes.reserve(static_cast<size_t>(n));
   for (int64_t r = 0; r < n; ++r) {
     if (!column.valid[r]) continue;
-    const std::string_view key = ValueKey(column, r, scratch);
     keys->rows.push_back(static_cast<int32_t>(r));
-    keys->hashes.push_back(XXH3_64bits(key.data(), key.size()));
+    if (strings) keys->hashes.push_back(XXH3_64bits(column.strings[r].data(), column.strings[r].size()));
   }
 }
 
 }  // namespace
 
-std::string_view ValueKey(const TypedColumn& column, int64_t row, char (&scratch)[8]) {
-  if (column.type == ValueType::kString) return column.strings[row];
+uint64_t NumericKey(const TypedColumn& column, int64_t row) {
+  uint64_t key;
   if (column.type == ValueType::kFloat64) {
     double f = column.floats[row];
     if (f == 0) f = 0.0;                                     // -0.0 equals 0.0
     if (std::isnan(f)) f = std::numeric_limits<double>::quiet_NaN();  // one NaN
-    std::memcpy(scratch, &f, 8);
+    std::memcpy(&key, &f, 8);
   } else {
-    std::memcpy(scratch, &column.ints[row], 8);
+    std::memcpy(&key, &column.ints[row], 8);
   }
+  return key;
+}
+
+std::string_view ValueKey(const TypedColumn& column, int64_t row, char (&scratch)[8]) {
+  if (column.type == ValueType::kString) return column.strings[row];
+  const uint64_t key = NumericKey(column, row);
+  std::memcpy(scratch, &key, 8);
   return std::string_view(scratch, 8);
 }
 

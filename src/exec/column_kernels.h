@@ -3,6 +3,7 @@
 // here; which occurrence is first is decided by the in-order merger.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,11 @@ namespace griffin {
 // Writes into results->checks[check_index] and results->unique_keys[check_index].
 void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, const Batch& batch,
                      BatchResult* results);
+
+// The key of a numeric value (every type but string) as a numeric unique
+// check compares it: the int64, or the float64's bits with -0.0 as 0.0 and
+// every NaN as one.
+uint64_t NumericKey(const TypedColumn& column, int64_t row);
 
 // The exact key bytes of a typed value, as unique and distinct compare them:
 // a string's bytes, else 8 bytes (float -0.0 and NaN normalized) written into

@@ -58,6 +58,7 @@ Merger::Merger(std::shared_ptr<const Plan> plan, int64_t max_violations, RowCons
   evaluated_.assign(num_checks, 0);
   violations_.assign(num_checks, 0);
   unique_sets_.resize(num_checks);
+  int_sets_.resize(num_checks);
   column_checks_.assign(num_checks, nullptr);
   check_slot_.assign(num_checks, -1);
   const auto& columns = plan_->columns();
@@ -65,7 +66,9 @@ Merger::Merger(std::shared_ptr<const Plan> plan, int64_t max_violations, RowCons
     for (const CompiledColumnCheck& check : columns[slot].checks) {
       column_checks_[check.check_index] = &check;
       check_slot_[check.check_index] = static_cast<int>(slot);
-      if (check.kind == ColumnCheckKind::kUnique) unique_sets_[check.check_index] = std::make_unique<UniqueSet>();
+      if (check.kind != ColumnCheckKind::kUnique) continue;
+      if (columns[slot].type == ValueType::kString) unique_sets_[check.check_index] = std::make_unique<UniqueSet>();
+      else int_sets_[check.check_index] = std::make_unique<IntKeySet>();
     }
   }
   for (const RowPlan& row : plan_->rows())
@@ -90,33 +93,49 @@ void Merger::ReserveForRows(int64_t expected_rows) {
   expected_rows = std::min(expected_rows, kMaxReserve);
   for (auto& set : unique_sets_)
     if (set) set->Reserve(expected_rows);
+  for (auto& set : int_sets_)
+    if (set) set->Reserve(expected_rows);
   for (auto& metrics : metrics_)
     if (metrics) metrics->ReserveDistinct(expected_rows);
 }
 
 void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows) {
+  constexpr size_t kPrefetchDistance = 8;  // slots are random: fetch ahead
   for (size_t c = 0; c < unique_sets_.size(); ++c) {
-    if (!unique_sets_[c]) continue;
+    if (!unique_sets_[c] && !int_sets_[c]) continue;
     const UniqueKeys& keys = result.unique_keys[c];
     CheckBatchResult& check = result.checks[c];
     check.rows.clear();
     auto& firsts = (*first_rows)[c];
     const bool error = plan_->checks()[c].options.severity == Severity::kError;
-    UniqueSet& set = *unique_sets_[c];
-    // A column check's keys are the column's values; a row tuple's were built.
-    const TypedColumn* column = check_slot_[c] >= 0 ? &result.columns[check_slot_[c]] : nullptr;
-    char scratch[8];
-    constexpr size_t kPrefetchDistance = 8;  // slots are random: fetch ahead
     const size_t count = keys.rows.size();
-    set.Reserve(set.size() + static_cast<int64_t>(count));  // at most one rehash per batch
-    for (size_t k = 0; k < count; ++k) {
-      if (k + kPrefetchDistance < count) set.Prefetch(keys.hashes[k + kPrefetchDistance]);
-      const std::string_view key = column ? ValueKey(*column, keys.rows[k], scratch) : keys.keys[k];
-      int64_t first = set.InsertOrFind(keys.hashes[k], key, base + keys.rows[k]);
-      if (first < 0) continue;
+    // The occurrence keys.rows[k] repeats the one at input row `first` (>= 0).
+    auto repeats = [&](size_t k, int64_t first) {
       check.rows.push_back(keys.rows[k]);
       firsts.push_back(first);
       if (error) result.bad[keys.rows[k]] = 1;
+    };
+    if (int_sets_[c]) {  // a numeric column: the keys are its values
+      IntKeySet& set = *int_sets_[c];
+      const TypedColumn& column = result.columns[check_slot_[c]];
+      set.Reserve(set.size() + static_cast<int64_t>(count));  // at most one rehash per batch
+      for (size_t k = 0; k < count; ++k) {
+        if (k + kPrefetchDistance < count) set.Prefetch(NumericKey(column, keys.rows[k + kPrefetchDistance]));
+        const int64_t first = set.InsertOrFind(NumericKey(column, keys.rows[k]), base + keys.rows[k]);
+        if (first >= 0) repeats(k, first);
+      }
+    } else {
+      UniqueSet& set = *unique_sets_[c];
+      // A string column's keys are its values; a row tuple's were built.
+      const TypedColumn* column = check_slot_[c] >= 0 ? &result.columns[check_slot_[c]] : nullptr;
+      char scratch[8];
+      set.Reserve(set.size() + static_cast<int64_t>(count));
+      for (size_t k = 0; k < count; ++k) {
+        if (k + kPrefetchDistance < count) set.Prefetch(keys.hashes[k + kPrefetchDistance]);
+        const std::string_view key = column ? ValueKey(*column, keys.rows[k], scratch) : keys.keys[k];
+        const int64_t first = set.InsertOrFind(keys.hashes[k], key, base + keys.rows[k]);
+        if (first >= 0) repeats(k, first);
+      }
     }
     check.violations = static_cast<int64_t>(check.rows.size());
   }

@@ -12,6 +12,7 @@
 
 #include "exec/batch_result.h"
 #include "exec/column_metrics.h"
+#include "exec/int_key_set.h"
 #include "exec/unique_set.h"
 #include "plan/plan.h"
 #include "report/report.h"
@@ -66,7 +67,8 @@ class Merger {
   int64_t rows_ = 0, bad_rows_ = 0, malformed_rows_ = 0;
   int64_t total_violations_ = 0;
   std::vector<int64_t> evaluated_, violations_;
-  std::vector<std::unique_ptr<UniqueSet>> unique_sets_;      // per check index
+  std::vector<std::unique_ptr<UniqueSet>> unique_sets_;      // per check index: string column / row unique
+  std::vector<std::unique_ptr<IntKeySet>> int_sets_;         // per check index: numeric column unique
   std::vector<std::unique_ptr<ColumnMetrics>> metrics_;      // per column slot
   std::vector<const CompiledColumnCheck*> column_checks_;    // per check index
   std::vector<int> check_slot_;                              // per check index: column slot or -1

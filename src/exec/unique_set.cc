@@ -1,9 +1,7 @@
 #include "exec/unique_set.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 
 #include "exec/block_cache.h"
 
@@ -16,29 +14,12 @@ constexpr uint64_t kLengthBits = 24;
 constexpr uint64_t kLargeKey = (uint64_t{1} << kLengthBits) - 1;  // length field value for large keys
 constexpr uint64_t kLargeKeyBytes = kBlockBytes / 4;
 constexpr uint64_t kMinCapacity = 1024;
-
-// A zeroed table of `capacity` slots.
-void* AllocateTable(uint64_t capacity, size_t slot_bytes) {
-  const size_t bytes = capacity * slot_bytes;
-  if (BlockCache::Serves(bytes)) return std::memset(BlockCache::Allocate(bytes), 0, bytes);
-  // calloc: zero pages are mapped lazily, so unused capacity costs no memory.
-  void* table = std::calloc(capacity, slot_bytes);
-  if (table == nullptr) throw std::bad_alloc();
-  return table;
-}
-
-void FreeTable(void* table, uint64_t capacity, size_t slot_bytes) {
-  const size_t bytes = capacity * slot_bytes;
-  if (BlockCache::Serves(bytes)) BlockCache::Free(table, bytes);
-  else std::free(table);
-}
-
 }  // namespace
 
 UniqueSet::UniqueSet() { Rehash(kMinCapacity); }
 
 UniqueSet::~UniqueSet() {
-  FreeTable(slots_, capacity_, sizeof(Slot));
+  BlockCache::FreeTable(slots_, capacity_ * sizeof(Slot));
   for (const Block& block : blocks_) BlockCache::Free(block.data, block.bytes);
 }
 
@@ -117,7 +98,7 @@ int64_t UniqueSet::InsertOrFind(uint64_t hash, std::string_view key, int64_t row
 void UniqueSet::Rehash(uint64_t new_capacity) {
   Slot* old = slots_;
   const uint64_t old_capacity = capacity_;
-  slots_ = static_cast<Slot*>(AllocateTable(new_capacity, sizeof(Slot)));
+  slots_ = static_cast<Slot*>(BlockCache::AllocateTable(new_capacity * sizeof(Slot)));
   capacity_ = new_capacity;
   mask_ = new_capacity - 1;
   for (uint64_t i = 0; i < old_capacity; ++i) {
@@ -127,7 +108,7 @@ void UniqueSet::Rehash(uint64_t new_capacity) {
     while (slots_[pos].ref != 0) pos = (pos + 1) & mask_;
     slots_[pos] = slot;
   }
-  if (old != nullptr) FreeTable(old, old_capacity, sizeof(Slot));
+  if (old != nullptr) BlockCache::FreeTable(old, old_capacity * sizeof(Slot));
 }
 
 int64_t UniqueSet::memory_bytes() const {
