@@ -131,8 +131,10 @@ struct HttpService::Impl {
   }
 
   // The body, at most max_body_bytes (413 past that).
-  bool ReadBody(const httplib::ContentReader& reader, Response& res, std::string* body) {
+  bool ReadBody(const Request& req, const httplib::ContentReader& reader, Response& res, std::string* body) {
     const size_t limit = static_cast<size_t>(core.config().limits.max_body_bytes);
+    const std::optional<int64_t> declared = ParseInt64(req.get_header_value("Content-Length"));
+    if (declared && *declared > 0 && static_cast<size_t>(*declared) <= limit) body->reserve(static_cast<size_t>(*declared));
     bool too_large = false;
     const bool complete = reader([&](const char* data, size_t length) {
       too_large = body->size() + length > limit;
@@ -178,7 +180,7 @@ struct HttpService::Impl {
       }
     }
     std::string body;
-    if (!ReadBody(reader, res, &body)) return;
+    if (!ReadBody(req, reader, res, &body)) return;
     ServiceResult<ValidationOutcome> outcome = core.Validate(*caller, *dataset.value(), body, *format, options);
     if (!outcome.ok()) return Refuse(res, outcome.denial());
     Json(res, 200, outcome->json);
@@ -194,7 +196,7 @@ struct HttpService::Impl {
       return Refuse(res, {Refusal::kUnsupportedMediaType, "Content-Type must be application/json, not '" + type + "'"}, true);
     }
     std::string body;
-    if (!ReadBody(reader, res, &body)) return;
+    if (!ReadBody(req, reader, res, &body)) return;
     ServiceResult<std::string> answer = core.ScoreMetrics(*caller, body);
     if (!answer.ok()) return Refuse(res, answer.denial());
     Json(res, 200, answer.value());

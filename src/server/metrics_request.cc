@@ -79,7 +79,9 @@ Status ReadRecords(element value, MetricsRequest* request) {
 }  // namespace
 
 Result<MetricsRequest> ParseMetricsRequest(std::string_view body) {
-  simdjson::dom::parser parser;
+  // One parser per thread: its buffers are reused by the next request (every
+  // value is copied out before this returns).
+  thread_local simdjson::dom::parser parser;
   element root;
   if (auto error = parser.parse(body.data(), body.size(), /*realloc_if_needed=*/true).get(root)) {
     return Bad(std::string("invalid JSON: ") + simdjson::error_message(error));

@@ -305,3 +305,15 @@ def test_the_concurrency_limit_answers_503(tmp_path):
         assert slow.recv(65536).startswith(b"HTTP/1.1 200")
         slow.close()
         assert requests.get(server.url + "/v1/datasets", headers=auth(), timeout=5).status_code == 200
+
+
+def test_a_validation_past_the_request_timeout_answers_503(tmp_path):
+    rules = STEPS.replace("y: {type: int64, in: [0, 1]}", "y: {type: int64, in: [0, 1]}\n  z: {type: string, regex: '^(a|b)+c$'}")
+    config = config_yaml(limits="  request_timeout_s: 0.2\n  max_body_bytes: 134217728\n")
+    body = "x,y,z\n" + "1.5,0,ababababababababababababababababababababc\n" * 1_500_000   # ~70 MB, well over 0.2 s
+    with GriffinServer(tmp_path, {"steps": rules}, config=config, store=False, flight=False) as server:
+        answer = validate(server, body)
+        assert answer.status_code == 503, answer.text[:200]
+        assert answer.json() == {"error": "validation ran past the request timeout of 0.2 s"}
+        assert answer.headers["Retry-After"] == "1"
+        assert validate(server, "x,y,z\n1,0,abc\n").status_code == 200
