@@ -7,20 +7,10 @@
 
 #include <xxhash.h>
 
+#include "exec/open_addressing.h"
 #include "util/value_parse.h"
 
 namespace griffin {
-
-namespace {
-// A fast 64-bit mix (splitmix64's finalizer) for 8-byte keys.
-inline uint64_t Mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-}  // namespace
 
 void ColumnProfile::AddHash(uint64_t hash) {
   if (registers_.empty()) registers_.assign(size_t{1} << kRegisterBits, 0);

@@ -1,6 +1,7 @@
 #include "exec/int_key_set.h"
 
 #include "exec/block_cache.h"
+#include "exec/open_addressing.h"
 
 namespace griffin {
 namespace {
@@ -12,8 +13,7 @@ IntKeySet::IntKeySet() { Rehash(kMinCapacity); }
 IntKeySet::~IntKeySet() { BlockCache::FreeTable(slots_, capacity_ * sizeof(Slot)); }
 
 void IntKeySet::Reserve(int64_t expected_keys) {
-  uint64_t want = kMinCapacity;
-  while (want * 3 / 4 < static_cast<uint64_t>(expected_keys)) want <<= 1;
+  const uint64_t want = CapacityFor(expected_keys, kMinCapacity);
   if (want > capacity_) Rehash(want);
 }
 
@@ -23,13 +23,8 @@ void IntKeySet::Rehash(uint64_t new_capacity) {
   slots_ = static_cast<Slot*>(BlockCache::AllocateTable(new_capacity * sizeof(Slot)));
   capacity_ = new_capacity;
   mask_ = new_capacity - 1;
-  for (uint64_t i = 0; i < old_capacity; ++i) {
-    const Slot& slot = old[i];
-    if (slot.row_plus_one == 0) continue;
-    uint64_t pos = Hash(slot.key) & mask_;
-    while (slots_[pos].row_plus_one != 0) pos = (pos + 1) & mask_;
-    slots_[pos] = slot;
-  }
+  MoveSlots(old, old_capacity, slots_, mask_, [](const Slot& slot) { return slot.row_plus_one != 0; },
+            [](const Slot& slot) { return Mix64(slot.key); });
   if (old != nullptr) BlockCache::FreeTable(old, old_capacity * sizeof(Slot));
 }
 

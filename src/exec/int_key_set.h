@@ -3,15 +3,17 @@
 // float64 by its normalized bits; NumericKey in column_kernels.h).
 //
 // Layout: an open-addressing table of 16-byte slots {key, first row + 1}
-// (0: empty), linear probing from a mixed hash of the key, load factor at
-// most 3/4; nothing else. Cost per distinct key: 21-43 bytes (10 million
-// distinct ids: 268 MB). Tables up to 16 MiB come from the BlockCache, larger
+// (0: empty), linear probing from Mix64(key), load factor at most 3/4;
+// nothing else. Cost per distinct key: 21-43 bytes (10 million distinct ids:
+// 268 MB). Tables up to 16 MiB come from the BlockCache, larger
 // ones are calloc'd (lazily mapped), as UniqueSet's.
 //
 // Not thread-safe: the merger uses it from one thread, in row order.
 #pragma once
 
 #include <cstdint>
+
+#include "exec/open_addressing.h"
 
 namespace griffin {
 
@@ -28,7 +30,7 @@ class IntKeySet {
   // Inserts `key` first seen at `row` (>= 0). Returns -1 when the key is new,
   // else the row where it was first seen.
   int64_t InsertOrFind(uint64_t key, int64_t row) {
-    uint64_t pos = Hash(key) & mask_;
+    uint64_t pos = Mix64(key) & mask_;
     while (slots_[pos].row_plus_one != 0) {
       if (slots_[pos].key == key) return static_cast<int64_t>(slots_[pos].row_plus_one - 1);
       pos = (pos + 1) & mask_;
@@ -39,7 +41,7 @@ class IntKeySet {
   }
 
   // Hints that `key` will be looked up soon (prefetches its slot).
-  void Prefetch(uint64_t key) const { __builtin_prefetch(&slots_[Hash(key) & mask_]); }
+  void Prefetch(uint64_t key) const { __builtin_prefetch(&slots_[Mix64(key) & mask_]); }
 
   int64_t size() const { return size_; }
   int64_t memory_bytes() const { return static_cast<int64_t>(capacity_ * sizeof(Slot)); }
@@ -51,14 +53,6 @@ class IntKeySet {
   };
   static_assert(sizeof(Slot) == 16, "slot layout");
 
-  // MurmurHash3's finalizer: every key bit reaches the low bits the table uses.
-  static uint64_t Hash(uint64_t key) {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdULL;
-    key ^= key >> 33;
-    key *= 0xc4ceb9fe1a85ec53ULL;
-    return key ^ (key >> 33);
-  }
   void Rehash(uint64_t new_capacity);
 
   Slot* slots_ = nullptr;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "exec/block_cache.h"
+#include "exec/open_addressing.h"
 
 namespace griffin {
 namespace {
@@ -24,8 +25,7 @@ UniqueSet::~UniqueSet() {
 }
 
 void UniqueSet::Reserve(int64_t expected_keys) {
-  uint64_t want = kMinCapacity;
-  while (want * 3 / 4 < static_cast<uint64_t>(expected_keys)) want <<= 1;
+  const uint64_t want = CapacityFor(expected_keys, kMinCapacity);
   if (want > capacity_) Rehash(want);
 }
 
@@ -101,13 +101,8 @@ void UniqueSet::Rehash(uint64_t new_capacity) {
   slots_ = static_cast<Slot*>(BlockCache::AllocateTable(new_capacity * sizeof(Slot)));
   capacity_ = new_capacity;
   mask_ = new_capacity - 1;
-  for (uint64_t i = 0; i < old_capacity; ++i) {
-    const Slot& slot = old[i];
-    if (slot.ref == 0) continue;
-    uint64_t pos = slot.hash & mask_;
-    while (slots_[pos].ref != 0) pos = (pos + 1) & mask_;
-    slots_[pos] = slot;
-  }
+  MoveSlots(old, old_capacity, slots_, mask_, [](const Slot& slot) { return slot.ref != 0; },
+            [](const Slot& slot) { return slot.hash; });
   if (old != nullptr) BlockCache::FreeTable(old, old_capacity * sizeof(Slot));
 }
 
