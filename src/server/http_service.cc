@@ -309,6 +309,12 @@ Status HttpService::Bind(const std::string& host, int port) {
   s.set_keep_alive_max_count(kKeepAliveRequests);
   s.set_payload_max_length(static_cast<size_t>(limits.max_body_bytes));
   s.set_tcp_nodelay(true);
+  // SO_REUSEADDR only: cpp-httplib's default also sets SO_REUSEPORT, which
+  // would let a second server bind the same port and take half its connections.
+  s.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   impl_->AddRoutes();
   if (port == 0) {
     impl_->port = s.bind_to_any_port(host);

@@ -157,12 +157,14 @@ ServiceResult<ValidationOutcome> ServiceCore::Finish(const Caller& caller, const
   report.dataset = dataset.name;
   metrics_.CountRows(dataset.name, report.rows, report.bad_rows);
   ValidationOutcome outcome{report.run_id, ReportToJson(report), report.quality_score};
-  if (!options.batch_hash.empty()) scores_.Put(dataset.name, options.batch_hash, BatchScoreOf(report));
   if (options.store && recorder_ &&
       !Record(caller, dataset, report, outcome.json, input_bytes, options.origin, /*wait=*/true)) {
     return Denial{Refusal::kUnavailable, "the run store is behind; the run was not recorded, try again", 1.0};
   }
+  // A body that does not fit the rules is recorded (its report exists) but
+  // answered 422, and its score is not remembered.
   if (!report.schema_errors.empty()) return SchemaDenial(dataset, report);
+  if (!options.batch_hash.empty()) scores_.Put(dataset.name, options.batch_hash, BatchScoreOf(report));
   return outcome;
 }
 

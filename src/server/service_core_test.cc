@@ -1,0 +1,78 @@
+#include "server/service_core.h"
+
+#include <gtest/gtest.h>
+
+#include "server/service_test_util.h"
+
+namespace griffin::server {
+namespace {
+
+using testing::TestService;
+
+TEST(ServiceCoreTest, AuthenticatesAndFindsDatasets) {
+  TestService service;
+  ASSERT_NE(service.core, nullptr);
+  ServiceCore& core = *service.core;
+  EXPECT_EQ(core.Authenticate("").denial().refusal, Refusal::kUnauthenticated);
+  EXPECT_EQ(core.Authenticate("Bearer nope").denial().message, "invalid API key");
+  ServiceResult<Caller> caller = core.Authenticate("Bearer token-a");
+  ASSERT_TRUE(caller.ok());
+  EXPECT_EQ(caller->id, "a");
+  EXPECT_EQ(core.DatasetFor(caller.value(), "nope").denial().refusal, Refusal::kNotFound);
+  ASSERT_TRUE(core.DatasetFor(caller.value(), "steps").ok());
+  EXPECT_FALSE(core.Admit(caller.value()).has_value());
+  EXPECT_NE(core.DatasetsJson(caller.value()).find("\"name\": \"steps\""), std::string::npos);
+  EXPECT_EQ(core.RunsJson(caller.value(), "steps", 5).denial().refusal, Refusal::kNotFound);  // --no-store
+}
+
+TEST(ServiceCoreTest, ValidatesAndScores) {
+  TestService service("runs.db");
+  ASSERT_NE(service.core, nullptr);
+  ServiceCore& core = *service.core;
+  const Caller caller = core.Authenticate("Bearer token-a").value();
+  const Dataset& steps = *core.DatasetFor(caller, "steps").value();
+  ServiceCore::ValidateOptions options;
+  options.batch_hash = "h1";
+  ServiceResult<ValidationOutcome> outcome = core.Validate(caller, steps, "x\n1\n-1\n", BodyFormat::kCsv, options);
+  ASSERT_TRUE(outcome.ok()) << outcome.denial().message;
+  EXPECT_EQ(outcome->quality_score, 0.5);
+  EXPECT_NE(outcome->json.find("\"run_id\": \"" + outcome->run_id + "\""), std::string::npos);
+  EXPECT_EQ(core.Validate(caller, steps, "y\n1\n", BodyFormat::kCsv, options).denial().refusal, Refusal::kUnprocessable);
+  EXPECT_EQ(core.Validate(caller, steps, "x,x\n", BodyFormat::kCsv, options).denial().refusal, Refusal::kBadRequest);
+
+  ServiceResult<std::string> remembered = core.ScoreMetrics(caller, R"({"dataset": "steps", "batch_hash": "h1", "loss": 1})");
+  ASSERT_TRUE(remembered.ok());
+  EXPECT_EQ(remembered.value(), "{\"quality_score\": 0.5, \"passed\": false, \"reasons\": [\"x.min: 1 of 2 rows\"], "
+                                "\"data_score\": 0.5, \"telemetry_score\": 1}");
+  ServiceResult<std::string> nan = core.ScoreMetrics(caller, R"({"dataset": "steps", "loss": "nan"})");
+  ASSERT_TRUE(nan.ok());
+  EXPECT_EQ(nan.value(), "{\"quality_score\": 0, \"passed\": false, \"reasons\": [\"loss.finite: loss is nan\"], "
+                         "\"data_score\": null, \"telemetry_score\": 0}");
+  EXPECT_EQ(core.ScoreMetrics(caller, "{").denial().refusal, Refusal::kBadRequest);
+  EXPECT_EQ(core.ScoreMetrics(caller, R"({"dataset": "x"})").denial().refusal, Refusal::kNotFound);
+  core.Close();  // writes the queued runs
+  auto store = OpenRunStore(service.dir.Path("runs.db"));
+  ASSERT_TRUE(store.ok());
+  auto runs = (*store)->History("steps", 10);
+  ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->size(), 2u);  // the 200 and the 422; the 400 made no report
+  EXPECT_EQ((*runs)[1].run_id, outcome->run_id);
+  EXPECT_EQ((*runs)[1].key_id, "a");
+  EXPECT_EQ((*runs)[1].origin, "http");
+  EXPECT_EQ(core.RecorderSummary().rfind("runs: 3 written, 0 failed, 0 dropped", 0), 0u) << core.RecorderSummary();
+}
+
+TEST(ServiceCoreTest, RefusesToStartWithoutKeysOrRules) {
+  ServiceCore::Options options;
+  options.rules_dir = "/nonexistent";
+  auto no_keys = ServiceCore::Create(options);
+  ASSERT_FALSE(no_keys.ok());
+  EXPECT_EQ(no_keys.status().message(), "no API keys: give --config with keys (or --no-auth for a closed network)");
+  options.auth = false;
+  auto no_dir = ServiceCore::Create(options);
+  ASSERT_FALSE(no_dir.ok());
+  EXPECT_EQ(no_dir.status().message(), "--rules-dir /nonexistent: not a directory");
+}
+
+}  // namespace
+}  // namespace griffin::server

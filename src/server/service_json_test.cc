@@ -1,0 +1,39 @@
+#include "server/service_json.h"
+
+#include <gtest/gtest.h>
+
+namespace griffin::server {
+namespace {
+
+TEST(ServiceJsonTest, ErrorsDatasetsAndRuns) {
+  EXPECT_EQ(ErrorJson("bad \"x\"\n"), "{\"error\": \"bad \\\"x\\\"\\n\"}");
+  auto validator = Validator::FromText("griffin: 1\ndataset: d\ndescription: Feed\ncolumns: {a: {}, b: {type: int64}}\n",
+                                       "<t>");
+  ASSERT_TRUE(validator.ok());
+  auto dataset = std::make_shared<Dataset>();
+  dataset->name = "d";
+  dataset->path = "/rules/d.yaml";
+  dataset->sha256 = "abc";
+  dataset->validator = *validator;
+  dataset->generation = 2;
+  dataset->loaded_at = "2024-01-01T00:00:00Z";
+  EXPECT_EQ(DatasetListJson({dataset}),
+            "{\"datasets\": [{\"name\": \"d\", \"file\": \"d.yaml\", \"rules_sha256\": \"abc\", \"version\": 2, "
+            "\"loaded_at\": \"2024-01-01T00:00:00Z\", \"description\": \"Feed\", \"columns\": [\"a\", \"b\"], "
+            "\"training\": false}]}");
+  EXPECT_EQ(DatasetListJson({}), "{\"datasets\": []}");
+  RunSummary run;
+  run.run_id = "r1";
+  run.version = 3;
+  run.started_at = "s";
+  run.status = "running";
+  run.quality_score = 0.5;
+  run.key_id = "k";
+  EXPECT_EQ(RunListJson("d", {run}),
+            "{\"dataset\": \"d\", \"runs\": [{\"run_id\": \"r1\", \"version\": 3, \"started_at\": \"s\", \"ended_at\": null, "
+            "\"status\": \"running\", \"rows\": 0, \"bad_rows\": 0, \"quality_score\": 0.5, \"passed\": false, "
+            "\"key_id\": \"k\", \"origin\": null}]}");
+}
+
+}  // namespace
+}  // namespace griffin::server
