@@ -84,6 +84,8 @@ class ServiceCore {
   std::string PrometheusText();
   // "runs: W written, F failed, D dropped" ("runs: not recorded" without a store).
   std::string RecorderSummary() const;
+  // The store as logs may show it (no password), or "off".
+  std::string StoreDescription() const { return recorder_ ? recorder_->Describe() : "off"; }
 
   // The engine options of a request that must end by `deadline`; sets
   // *timed_out when it stopped the run for that.

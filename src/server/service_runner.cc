@@ -78,7 +78,7 @@ Status RunService(const ServiceOptions& options) {
         std::to_string(flight->port()));
   }
   Log("ready (" + std::to_string(core->registry().All().size()) + " datasets from " + options.rules_dir + ", store " +
-      (options.store_uri.empty() ? std::string("off") : options.store_uri) + ")");
+      core->StoreDescription() + ")");
 
   for (;;) {
     int signal_number = 0;

@@ -58,7 +58,10 @@ class GriffinServer:
         self.store_path = self.workdir / "runs.db"
         command = [GRIFFIN, "serve", "--rules-dir", str(self.rules_dir), "--config", str(self.config_path),
                    "--listen", "127.0.0.1:0"]
-        command += ["--store", str(self.store_path)] if store else ["--no-store"]
+        if isinstance(store, str):
+            command += ["--store", store]   # a URI (PostgreSQL)
+        else:
+            command += ["--store", str(self.store_path)] if store else ["--no-store"]
         if flight:
             command += ["--flight", "127.0.0.1:0"]
         self.command = command + list(args)
