@@ -105,9 +105,10 @@ void BatchEvaluator::RunRowChecks(const Binding& binding, const Batch& batch, Ba
       std::vector<const TypedColumn*> inputs;
       for (int slot : binding.program_slots[i]) inputs.push_back(&result->columns[slot]);
       binding.programs[i]->Evaluate(inputs, n, &verdicts);
+      const uint8_t* malformed = batch.malformed.empty() ? nullptr : batch.malformed.data();
       int64_t evaluated = 0;
       for (int64_t r = 0; r < n; ++r) {
-        if (batch.IsMalformed(r)) continue;
+        if (malformed && malformed[r]) continue;
         ++evaluated;
         if (verdicts[r] == 0) check.rows.push_back(static_cast<int32_t>(r));
       }

@@ -15,8 +15,9 @@ namespace {
 template <typename Fails>
 void ScanValid(const TypedColumn& column, CheckBatchResult* result, Fails fails) {
   const uint8_t* valid = column.valid.data();
+  const int64_t n = column.num_rows;
   int64_t evaluated = 0;
-  for (int64_t r = 0; r < column.num_rows; ++r) {
+  for (int64_t r = 0; r < n; ++r) {
     if (!valid[r]) continue;
     ++evaluated;
     if (fails(r)) result->rows.push_back(static_cast<int32_t>(r));
@@ -95,16 +96,32 @@ void RunBound(const CompiledColumnCheck& check, const TypedColumn& column, Check
   }
 }
 
-bool InList(const CompiledColumnCheck& check, const TypedColumn& column, int64_t r) {
+// `in` (negated: `not_in`): one loop per column type, the set probed inline.
+void RunInList(const CompiledColumnCheck& check, const TypedColumn& column, bool negated,
+               CheckBatchResult* result) {
   switch (column.type) {
-    case ValueType::kString: return check.string_values.Contains(column.strings[r]);
-    case ValueType::kFloat64: {
-      double f = column.floats[r];
-      if (std::isnan(f)) return check.float_values_has_nan;
-      return std::binary_search(check.float_values.begin(), check.float_values.end(), f);
+    case ValueType::kString: {
+      const StringValueSet& set = check.string_values;
+      const std::string_view* v = column.strings;
+      ScanValid(column, result, [&](int64_t r) { return set.Contains(v[r]) == negated; });
+      return;
     }
-    default:
-      return check.int_values.Contains(column.ints[r]);
+    case ValueType::kFloat64: {
+      const std::vector<double>& sorted = check.float_values;
+      const double* v = column.floats;
+      ScanValid(column, result, [&](int64_t r) {
+        const bool found = std::isnan(v[r]) ? check.float_values_has_nan
+                                            : std::binary_search(sorted.begin(), sorted.end(), v[r]);
+        return found == negated;
+      });
+      return;
+    }
+    default: {
+      const IntValueSet& set = check.int_values;
+      const int64_t* v = column.ints;
+      ScanValid(column, result, [&](int64_t r) { return set.Contains(v[r]) == negated; });
+      return;
+    }
   }
 }
 
@@ -125,19 +142,6 @@ void GatherUniqueKeys(const TypedColumn& column, UniqueKeys* keys) {
 }
 
 }  // namespace
-
-uint64_t NumericKey(const TypedColumn& column, int64_t row) {
-  uint64_t key;
-  if (column.type == ValueType::kFloat64) {
-    double f = column.floats[row];
-    if (f == 0) f = 0.0;                                     // -0.0 equals 0.0
-    if (std::isnan(f)) f = std::numeric_limits<double>::quiet_NaN();  // one NaN
-    std::memcpy(&key, &f, 8);
-  } else {
-    std::memcpy(&key, &column.ints[row], 8);
-  }
-  return key;
-}
 
 std::string_view ValueKey(const TypedColumn& column, int64_t row, char (&scratch)[8]) {
   if (column.type == ValueType::kString) return column.strings[row];
@@ -211,10 +215,8 @@ void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, c
         break;
       }
       case ColumnCheckKind::kIn:
-        ScanValid(column, &result, [&](int64_t r) { return !InList(check, column, r); });
-        break;
       case ColumnCheckKind::kNotIn:
-        ScanValid(column, &result, [&](int64_t r) { return InList(check, column, r); });
+        RunInList(check, column, check.kind == ColumnCheckKind::kNotIn, &result);
         break;
       case ColumnCheckKind::kLength:
         ScanValid(column, &result, [&](int64_t r) {

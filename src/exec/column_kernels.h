@@ -3,7 +3,10 @@
 // here; which occurrence is first is decided by the in-order merger.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -20,7 +23,15 @@ void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, c
 // The key of a numeric value (every type but string) as a numeric unique
 // check compares it: the int64, or the float64's bits with -0.0 as 0.0 and
 // every NaN as one.
-uint64_t NumericKey(const TypedColumn& column, int64_t row);
+inline uint64_t NumericKey(const TypedColumn& column, int64_t row) {
+  if (column.type != ValueType::kFloat64) return static_cast<uint64_t>(column.ints[row]);
+  double f = column.floats[row];
+  if (f == 0) f = 0.0;                                                // -0.0 equals 0.0
+  if (std::isnan(f)) f = std::numeric_limits<double>::quiet_NaN();  // one NaN
+  uint64_t key;
+  std::memcpy(&key, &f, 8);
+  return key;
+}
 
 // The exact key bytes of a typed value, as unique and distinct compare them:
 // a string's bytes, else 8 bytes (float -0.0 and NaN normalized) written into
