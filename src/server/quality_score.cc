@@ -67,6 +67,7 @@ MetricsAnswer CombineScores(const DataPart& data, const TelemetryVerdict& teleme
       answer.reasons = data.score.reasons;
       break;
     case DataPart::Source::kUnknownHash: {
+      answer.unknown_batch_hash = true;
       const bool neutral = rules != nullptr && rules->unknown_batch == TrainingRules::UnknownBatch::kNeutral;
       if (neutral) {
         answer.reasons.push_back("unknown batch_hash " + data.batch_hash + ": left out of the score (unknown_batch: neutral)");
@@ -102,8 +103,9 @@ std::string MetricsAnswerJson(const MetricsAnswer& answer) {
   }
   out += "], \"data_score\": ";
   out += answer.data_score ? FormatDouble(*answer.data_score) : "null";
-  out += ", \"telemetry_score\": " + FormatDouble(answer.telemetry_score) + "}";
-  return out;
+  out += ", \"telemetry_score\": " + FormatDouble(answer.telemetry_score);
+  if (answer.unknown_batch_hash) out += ", \"unknown_batch_hash\": true";
+  return out + "}";
 }
 
 }  // namespace griffin::server

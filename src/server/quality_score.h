@@ -36,12 +36,16 @@ struct MetricsAnswer {
   std::vector<std::string> reasons;
   std::optional<double> data_score;  // null when the data part was left out
   double telemetry_score = 1.0;
+  // The request named a batch_hash the service does not know: a client that
+  // still has the batch should send its records again.
+  bool unknown_batch_hash = false;
 };
 
 // `rules` may be null (a rule file without `training:`).
 MetricsAnswer CombineScores(const DataPart& data, const TelemetryVerdict& telemetry, const TrainingRules* rules);
 
 // {"quality_score": .., "passed": .., "reasons": [..], "data_score": .., "telemetry_score": ..}
+// plus "unknown_batch_hash": true when that is so.
 std::string MetricsAnswerJson(const MetricsAnswer& answer);
 
 // A batch's score and reasons from its report: schema errors, malformed

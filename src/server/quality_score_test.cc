@@ -51,6 +51,10 @@ TEST(QualityScoreTest, NoDataAndUnknownHashes) {
   EXPECT_EQ(fails.quality_score, 0.0);
   EXPECT_FALSE(fails.passed);
   EXPECT_EQ(fails.reasons, (std::vector<std::string>{"unknown batch_hash abc: not validated recently; send its records"}));
+  EXPECT_TRUE(fails.unknown_batch_hash);
+  EXPECT_EQ(MetricsAnswerJson(fails),
+            "{\"quality_score\": 0, \"passed\": false, \"reasons\": [\"unknown batch_hash abc: not validated recently; "
+            "send its records\"], \"data_score\": 0, \"telemetry_score\": 1, \"unknown_batch_hash\": true}");
   TrainingRules neutral;
   neutral.unknown_batch = TrainingRules::UnknownBatch::kNeutral;
   MetricsAnswer left_out = CombineScores(unknown, Telemetry(1, 0), &neutral);

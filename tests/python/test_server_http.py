@@ -171,6 +171,7 @@ def test_metrics_scores_records_remembered_and_unknown_batches(server):
     unknown = score(server, {"dataset": "steps", "batch_hash": "never-seen", "step": 4}).json()
     assert unknown["quality_score"] == 0 and unknown["passed"] is False
     assert unknown["reasons"] == ["unknown batch_hash never-seen: not validated recently; send its records"]
+    assert unknown["unknown_batch_hash"] is True and "unknown_batch_hash" not in again
     telemetry_only = score(server, {"dataset": "steps", "step": 5, "loss": 0.45}).json()
     assert telemetry_only["data_score"] is None and telemetry_only["quality_score"] == 1
 
