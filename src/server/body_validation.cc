@@ -3,6 +3,7 @@
 #include <arrow/buffer.h>
 #include <arrow/io/memory.h>
 #include <arrow/ipc/reader.h>
+#include <arrow/util/align_util.h>
 
 #include <algorithm>
 #include <cctype>
@@ -19,6 +20,11 @@ class ValidatingReader : public arrow::RecordBatchReader {
     if (*batch == nullptr) return arrow::Status::OK();
     arrow::Status valid = (*batch)->ValidateFull();
     if (!valid.ok()) return arrow::Status::Invalid("invalid Arrow data: ", valid.message());
+    // Buffers from the network need not be aligned (a gRPC slice, a body at an
+    // odd address); the engine reads values in place, so misaligned ones are
+    // copied (aligned buffers are kept as they are).
+    ARROW_ASSIGN_OR_RAISE(*batch, arrow::util::EnsureAlignment(std::move(*batch), arrow::util::kValueAlignment,
+                                                               arrow::default_memory_pool()));
     return arrow::Status::OK();
   }
 

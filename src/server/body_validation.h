@@ -1,7 +1,8 @@
 // Validating a request body: CSV, TSV, JSON lines or Arrow IPC, chosen by
 // its Content-Type, with a dataset's compiled rules. Arrow data from a
 // client is checked in full (offsets, lengths, UTF-8) before the engine
-// reads it, so hostile bytes give an error, never an out-of-bounds read.
+// reads it, so hostile bytes give an error, never an out-of-bounds read; its
+// buffers are aligned for their types (copied when they are not).
 #pragma once
 
 #include <memory>
@@ -33,7 +34,8 @@ const char* AcceptedContentTypes();
 Result<ValidationResult> ValidateBody(const Validator& validator, std::string_view body, BodyFormat format,
                                       const ValidationOptions& options);
 
-// `inner` with ValidateFull() run on every batch it yields.
+// `inner` with ValidateFull() run on every batch it yields, and misaligned
+// buffers copied to aligned ones.
 std::shared_ptr<arrow::RecordBatchReader> CheckedReader(std::shared_ptr<arrow::RecordBatchReader> inner);
 
 // The name a body has in reports and messages.

@@ -86,6 +86,16 @@ TEST(BodyValidationTest, BadBodiesAreInputErrors) {
   EXPECT_EQ(truncated.status().code(), StatusCode::kInputError);
 }
 
+TEST(BodyValidationTest, MisalignedArrowBuffersAreRead) {
+  // The IPC body one byte into a string: every buffer is misaligned.
+  const std::string shifted = "-" + IpcBytes(Batch(), false);
+  auto result = ValidateBody(*MakeValidator(), std::string_view(shifted).substr(1), BodyFormat::kArrow,
+                             ValidationOptions{});
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  EXPECT_EQ(result->report.rows, 3);
+  EXPECT_EQ(result->report.bad_rows, 1);
+}
+
 TEST(BodyValidationTest, ArrowWithBadOffsetsIsRefusedNotRead) {
   // A string array whose offsets point far past its data buffer.
   auto offsets = arrow::Buffer::FromVector(std::vector<int32_t>{0, 1, 1000000, 2000000});
