@@ -197,7 +197,9 @@ Status Merger::Merge(BatchResult& result) {
   }
   total_violations_ += static_cast<int64_t>(batch.malformed_records.size());
   malformed_rows_ += static_cast<int64_t>(batch.malformed_records.size());
-  for (int64_t r = 0; r < batch.num_rows; ++r) bad_rows_ += result.bad[r];
+  int64_t bad_rows = 0;  // a local sum: the compiler vectorizes it (a member could alias the bytes)
+  for (int64_t r = 0; r < batch.num_rows; ++r) bad_rows += result.bad[r];
+  bad_rows_ += bad_rows;
   rows_ += batch.num_rows;
   return Status::OK();
 }
@@ -214,14 +216,19 @@ Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
     int position;   // check index; -1 malformed
     size_t ordinal; // index into that check's row list (or malformed_records)
   };
-  std::vector<uint32_t> cursor(static_cast<size_t>(batch.num_rows) + 1, 0);
-  for (const MalformedRecord& record : batch.malformed_records) ++cursor[record.row_in_batch + 1];
-  for (size_t c = 0; c < result.checks.size(); ++c) {
-    if (plan_->checks()[c].options.severity != Severity::kError) continue;
-    for (int32_t r : result.checks[c].rows) ++cursor[r + 1];
+  size_t total = batch.malformed_records.size();
+  for (size_t c = 0; c < result.checks.size(); ++c)
+    if (plan_->checks()[c].options.severity == Severity::kError) total += result.checks[c].rows.size();
+  std::vector<uint32_t> cursor(total == 0 ? 0 : static_cast<size_t>(batch.num_rows) + 1, 0);
+  if (total > 0) {
+    for (const MalformedRecord& record : batch.malformed_records) ++cursor[record.row_in_batch + 1];
+    for (size_t c = 0; c < result.checks.size(); ++c) {
+      if (plan_->checks()[c].options.severity != Severity::kError) continue;
+      for (int32_t r : result.checks[c].rows) ++cursor[r + 1];
+    }
+    for (size_t r = 1; r < cursor.size(); ++r) cursor[r] += cursor[r - 1];
   }
-  for (size_t r = 1; r < cursor.size(); ++r) cursor[r] += cursor[r - 1];
-  std::vector<Entry> entries(cursor.back());
+  std::vector<Entry> entries(total);
   for (size_t i = 0; i < batch.malformed_records.size(); ++i) {
     const int32_t r = static_cast<int32_t>(batch.malformed_records[i].row_in_batch);
     entries[cursor[r]++] = {r, -1, i};
