@@ -107,7 +107,7 @@ def main(argv=None):
         out["jobs"][scenario] = result
         del once
     out.update(own_rss_kib=measure.peak_rss_kib(), helper_rss_kib=tool.rss_extra_kib(ctx), versions=_versions(tool.VERSIONS),
-               not_expressible=tool.NOT_EXPRESSIBLE,
+               not_expressible=tool.NOT_EXPRESSIBLE, how=" ".join((tool.__doc__ or "").split()),
                table_as_passed=getattr(tool, "TABLE_AS_PASSED", False))
     tool.teardown(ctx)
     result_out.write(json.dumps(out) + "\n")

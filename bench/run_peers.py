@@ -81,6 +81,7 @@ def run_tool(tool, jobs, args, timeout):
     for scenario, job in out["jobs"].items():
         results[scenario] = dict(job, scenario=scenario, peak_rss_mb=peak_kib / 1024,
                                  versions=out["versions"], not_expressible=out["not_expressible"],
+                                 how=out.get("how", ""),
                                  setup_s=out["setup_s"], table_as_passed=out["table_as_passed"])
     return results
 

@@ -1,11 +1,11 @@
 """PyDeequ on Spark local[2]: one VerificationSuite (Deequ 2.0.7-spark-3.5, the
 jar from bench/fetch_deequ.sh) over a Spark DataFrame typed with Spark SQL as
-rules-v1 types text (suite_sql's rules in Spark's dialect). Deequ reports
-ratios (Completeness, Compliance, Distinctness): a count is
-round(rows * (1 - ratio)), exact at these sizes.
-
-The JVM is a child of this process: its peak RSS (VmHWM) and CPU time are read
-from /proc and added to this process's (rss_extra_kib, cpu_extra_s)."""
+rules-v1 types text. Native constraints: hasSize, isComplete (not_null),
+hasDistinctness (unique), hasCompleteness (null_fraction), hasMean; the rest are
+`satisfies` SQL predicates (types, range, in, regex via RLIKE, length, the row
+expression). Deequ reports ratios: a count is round(rows * (1 - ratio)), exact at
+these sizes. The JVM is a child of this process: its peak RSS (VmHWM) and CPU
+time are read from /proc and added to this process's (rss_extra_kib, cpu_extra_s)."""
 import os
 import pathlib
 import subprocess

@@ -1,6 +1,8 @@
 """Great Expectations (pandas engine, ephemeral context): one expectation suite
-for the suite's checks, validated on a frame typed by frames.pandas_typed (GE has
-no per-row type parse: the type checks are regexes / strftime on the text)."""
+over a frame typed by frames.pandas_typed. GE has no per-row type parse: the type
+checks are expect_column_values_to_match_regex / _match_strftime_format on the text;
+the row expression is expect_column_values_to_be_between(amount, max 0, strict) with
+row_condition kind=="refund"; null_fraction <= 0.05 is not_be_null with mostly 0.95."""
 import frames
 import suite
 from tools.base import cpu_extra_s, rss_extra_kib, teardown  # noqa: F401

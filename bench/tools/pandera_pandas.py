@@ -1,7 +1,9 @@
 """pandera on pandas: one DataFrameSchema (lazy validation, every failure case
-collected) over a frame typed by frames.pandas_typed. Type checks are regex
-checks on the text (pandera's coerce cannot keep going past an unparseable
-value: the column's other checks then fail on the raw strings)."""
+collected) over a frame typed by frames.pandas_typed. Type checks are regex checks
+on the text (pandera's coerce cannot keep going past an unparseable value: the
+column's other checks then fail on the raw strings); created_at.type and the row
+expression are DataFrame-wide custom Checks; the table checks are custom Checks
+that pandera reports as passed/failed only (no observed value)."""
 import frames
 import suite
 from tools.base import cpu_extra_s, rss_extra_kib, teardown  # noqa: F401

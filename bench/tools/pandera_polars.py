@@ -1,5 +1,7 @@
 """pandera on polars: one DataFrameSchema (lazy validation) over a frame typed by
-frames.polars_typed; counts from its failure cases as for pandera on pandas."""
+frames.polars_typed, expressed as for pandera on pandas (regex checks on the text
+for types, DataFrame-wide custom Checks for created_at.type and the row expression,
+pass/fail custom Checks for the table checks); Column(unique=True) counts every copy."""
 import frames
 import suite
 from tools.base import cpu_extra_s, rss_extra_kib, teardown  # noqa: F401

@@ -1,7 +1,8 @@
 """Soda Core v4 on DuckDB: one data contract over a DuckDB view that types the
-columns (bench/suite_sql.typed_select: Soda checks the columns as the database
-types them). Soda has no per-row "parses as" check: the type checks and the row
-expression are `failed_rows` checks with a SQL expression."""
+columns (bench/suite_sql.typed_select). Native checks: duplicate, missing, invalid
+(valid_max, valid_values, valid_format regex, valid_length), aggregate avg, row_count.
+Soda has no per-row "parses as" check: the type checks and the row expression are
+`failed_rows` checks with a SQL expression."""
 import os
 import pathlib
 import tempfile
