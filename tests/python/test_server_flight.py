@@ -90,7 +90,8 @@ def test_put_validates_and_records_with_the_key_id(server):
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         with sqlite3.connect(server.store_path) as db:
-            row = db.execute("SELECT key_id, origin, rows FROM runs WHERE run_id = ?", (report["run_id"],)).fetchone()
+            row = db.execute("SELECT key_id, origin, rows FROM runs WHERE run_id = ? AND status = 'complete'",
+                             (report["run_id"],)).fetchone()
         if row:
             break
         time.sleep(0.05)

@@ -29,7 +29,8 @@ def test_postgres_store(tmp_path):
         deadline = time.monotonic() + 10
         runs = []
         while time.monotonic() < deadline and not runs:
-            runs = requests.get(server.url + "/v1/runs", params={"dataset": "pg_steps"}, headers=auth()).json()["runs"]
+            runs = [r for r in requests.get(server.url + "/v1/runs", params={"dataset": "pg_steps"},
+                                            headers=auth()).json()["runs"] if r["status"] == "complete"]
             time.sleep(0.05)
         assert runs[0]["run_id"] == run_id and runs[0]["key_id"] == "trainer" and runs[0]["bad_rows"] == 1
     versions = subprocess.run(["psql", uri, "-tA", "-c", "SELECT COUNT(*) FROM rule_versions WHERE dataset = 'pg_steps'"],
