@@ -204,3 +204,17 @@ def test_non_finite_values_travel_as_strings_griffin_parses():
     records = service.requests[0][2]["records"]
     assert [r["x"] for r in records] == [1.0, "NaN", "inf"]
     assert math.isfinite(records[0]["x"])
+
+
+def test_a_hash_the_service_does_not_know_is_resent_with_its_records():
+    answers = [(200, {}, {"quality_score": 1.0, "passed": True, "reasons": []}),
+               (200, {}, {"quality_score": None, "passed": False, "reasons": ["unknown batch_hash"],
+                          "unknown_batch_hash": True}),
+               (200, {}, {"quality_score": 0.99, "passed": True, "reasons": []})]
+    with MetricsStandIn(answers) as service:
+        gate = QualityGate(url=service.url, dataset="steps", threshold=0.9)
+        data = batch()
+        gate.check(data, step=1)
+        assert gate.check(data, step=2) == 0.99        # the service restarted in between
+    bodies = [body for _, _, body in service.requests]
+    assert ["records" in body for body in bodies] == [True, False, True]

@@ -181,6 +181,10 @@ class QualityGate:
         if key is None or (self.send_records and not seen):
             payload["records"] = _records(batch)
         answer = self._client.post_metrics(payload)
+        if answer.get("unknown_batch_hash") and "records" not in payload and self.send_records:
+            # The service forgot the batch (restart, its cache evicted it): send the rows after all.
+            payload["records"] = _records(batch)
+            answer = self._client.post_metrics(payload)
         score = answer.get("quality_score")
         return (float("nan") if score is None else float(score)), None, list(answer.get("reasons", []))
 
