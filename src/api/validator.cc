@@ -28,6 +28,11 @@ Result<std::shared_ptr<const Validator>> Validator::FromRules(const RuleSet& rul
   return std::shared_ptr<const Validator>(new Validator(std::move(plan)));
 }
 
+Result<std::shared_ptr<const Validator>> Validator::WithNow(int64_t now_micros) const {
+  ASSIGN_OR_RETURN(auto plan, Plan::Compile(plan_->rules(), now_micros));
+  return std::shared_ptr<const Validator>(new Validator(std::move(plan)));
+}
+
 Result<std::shared_ptr<const Validator>> Validator::FromFile(const std::string& path) {
   ASSIGN_OR_RETURN(RuleSet rules, LoadRuleFile(path));
   return FromRules(rules);

@@ -72,6 +72,11 @@ class Validator {
   Result<ValidationResult> ValidateReader(std::shared_ptr<arrow::RecordBatchReader> reader,
                                           const std::string& name, const ValidationOptions& options) const;
 
+  // The same rules compiled again with `now` fixed at `now_micros` (UTC
+  // microseconds): for front ends whose every request is a run of its own,
+  // whose `now` is that request's start (griffin serve).
+  Result<std::shared_ptr<const Validator>> WithNow(int64_t now_micros) const;
+
   const RuleSet& rules() const { return plan_->rules(); }
   const Plan& plan() const { return *plan_; }
 

@@ -68,6 +68,18 @@ TEST(ValidatorTest, BadRulesAndOptionsAreErrors) {
   EXPECT_FALSE((*validator)->ValidatePaths({}, ValidationOptions()).ok());
 }
 
+TEST(ValidatorTest, WithNowRecompilesTheRulesAtAnotherNow) {
+  auto validator = Validator::FromText("griffin: 1\ndataset: t\ncolumns:\n  at: {type: timestamp, max: now}\n", "<t>");
+  ASSERT_TRUE(validator.ok());
+  const std::string csv = "at\n2030-01-01T00:00:00Z\n";
+  auto before = (*validator)->WithNow(1700000000LL * 1000000);   // 2023
+  auto after = (*validator)->WithNow(2000000000LL * 1000000);    // 2033
+  ASSERT_TRUE(before.ok() && after.ok());
+  EXPECT_EQ((*before)->ValidateText(csv, InputFormat::kCsv, "<b>", ValidationOptions{})->report.bad_rows, 1);
+  EXPECT_EQ((*after)->ValidateText(csv, InputFormat::kCsv, "<b>", ValidationOptions{})->report.bad_rows, 0);
+  EXPECT_EQ((*after)->rules().sha256, (*validator)->rules().sha256);
+}
+
 TEST(ValidatorTest, ValidatesTextInMemory) {
   auto validator = Validator::FromText(kRules, "<test>");
   ASSERT_TRUE(validator.ok());

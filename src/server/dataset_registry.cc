@@ -79,7 +79,6 @@ std::optional<Status> DatasetRegistry::Update(const std::string& path, FileState
   dataset->generation = previous ? previous->generation + 1 : 1;
   dataset->loaded_at = IsoNow();
   dataset->uses_now = UsesNow(dataset->rules());
-  dataset->compiled = std::chrono::steady_clock::now();
   state.dataset = name;
   Install(dataset);
   if (events_.loaded) events_.loaded(*dataset, previous.get());
@@ -123,20 +122,6 @@ void DatasetRegistry::Rescan() {
   }
 }
 
-void DatasetRegistry::RefreshNow(std::chrono::milliseconds max_age) {
-  std::lock_guard<std::mutex> scan(scan_mutex_);  // a reload and a refresh never race
-  const auto now = std::chrono::steady_clock::now();
-  for (const std::shared_ptr<const Dataset>& dataset : All()) {
-    if (!dataset->uses_now || now - dataset->compiled < max_age) continue;
-    auto validator = Validator::FromText(dataset->rules().text, dataset->path);
-    if (!validator.ok()) continue;  // compiled before; cannot fail now, but keep the old one if it does
-    auto fresh = std::make_shared<Dataset>(*dataset);
-    fresh->validator = *validator;
-    fresh->compiled = now;
-    Install(std::move(fresh));
-  }
-}
-
 void DatasetRegistry::Install(std::shared_ptr<const Dataset> dataset) {
   std::lock_guard<std::mutex> lock(mutex_);
   datasets_[dataset->name] = std::move(dataset);
@@ -176,7 +161,6 @@ void DatasetRegistry::StartWatching(std::chrono::milliseconds interval) {
     while (!watch_wake_.wait_for(wait_lock, interval, [this] { return !watching_; })) {
       wait_lock.unlock();
       Rescan();
-      RefreshNow(interval);
       wait_lock.lock();
     }
   });

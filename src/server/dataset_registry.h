@@ -39,9 +39,9 @@ struct Dataset {
   std::shared_ptr<const Validator> validator;
   int64_t generation = 1;  // 1 when first loaded, +1 per reload
   std::string loaded_at;   // ISO 8601 UTC
-  // The rules compare with `now` (fixed when compiled): RefreshNow recompiles them.
+  // The rules compare with `now`: each request compiles them with its own
+  // start as `now` (ServiceCore::ValidatorFor), as each CLI run does.
   bool uses_now = false;
-  std::chrono::steady_clock::time_point compiled;
   const RuleSet& rules() const { return validator->rules(); }
 };
 
@@ -64,11 +64,6 @@ class DatasetRegistry {
   Status LoadAll();
   // Picks up changed, new and removed files.
   void Rescan();
-  // Recompiles, from the same text, the datasets whose rules use `now` and
-  // were compiled more than `max_age` ago, so `now` stays at most that old in
-  // a long-running server. Not a reload: same version, no event. The watcher
-  // does this after every scan.
-  void RefreshNow(std::chrono::milliseconds max_age);
 
   std::shared_ptr<const Dataset> Find(const std::string& name) const;
   std::vector<std::shared_ptr<const Dataset>> All() const;  // by name

@@ -119,6 +119,14 @@ ServiceResult<std::shared_ptr<const Dataset>> ServiceCore::DatasetFor(const Call
   return dataset;
 }
 
+std::shared_ptr<const Validator> ServiceCore::ValidatorFor(const Dataset& dataset) const {
+  if (!dataset.uses_now) return dataset.validator;
+  const int64_t now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch()).count();
+  Result<std::shared_ptr<const Validator>> fresh = dataset.validator->WithNow(now_micros);
+  return fresh.ok() ? *fresh : dataset.validator;  // compiled once already: cannot fail now
+}
+
 ValidationOptions ServiceCore::EngineOptions(int64_t max_violations, Clock::time_point deadline,
                                              std::shared_ptr<std::atomic<bool>> timed_out) const {
   ValidationOptions options;
@@ -174,7 +182,7 @@ ServiceResult<ValidationOutcome> ServiceCore::Validate(const Caller& caller, con
   auto timed_out = std::make_shared<std::atomic<bool>>(false);
   const ValidationOptions engine =
       EngineOptions(options.max_violations, DeadlineIn(options_.config.limits.request_timeout_s), timed_out);
-  Result<ValidationResult> result = ValidateBody(*dataset.validator, body, format, engine);
+  Result<ValidationResult> result = ValidateBody(*ValidatorFor(dataset), body, format, engine);
   if (timed_out->load()) {
     return Denial{Refusal::kUnavailable, "validation ran past the request timeout of " +
                                              FormatDouble(options_.config.limits.request_timeout_s) + " s", 1.0};
@@ -195,7 +203,7 @@ ServiceResult<std::string> ServiceCore::ScoreMetrics(const Caller& caller, std::
     auto timed_out = std::make_shared<std::atomic<bool>>(false);
     const ValidationOptions engine = EngineOptions(0, DeadlineIn(options_.config.limits.request_timeout_s), timed_out);
     Result<ValidationResult> result =
-        dataset.validator->ValidateText(request.records_jsonl, InputFormat::kJsonl, "<records>", engine);
+        ValidatorFor(dataset)->ValidateText(request.records_jsonl, InputFormat::kJsonl, "<records>", engine);
     if (timed_out->load()) return Denial{Refusal::kUnavailable, "validation ran past the request timeout", 1.0};
     if (!result.ok()) return FromStatus(result.status());
     Report& report = result->report;

@@ -87,6 +87,10 @@ class ServiceCore {
   // The store as logs may show it (no password), or "off".
   std::string StoreDescription() const { return recorder_ ? recorder_->Describe() : "off"; }
 
+  // The dataset's validator for a request starting now: its rules compiled
+  // with this moment as `now` when they use `now`, else the loaded one.
+  std::shared_ptr<const Validator> ValidatorFor(const Dataset& dataset) const;
+
   // The engine options of a request that must end by `deadline`; sets
   // *timed_out when it stopped the run for that.
   ValidationOptions EngineOptions(int64_t max_violations, std::chrono::steady_clock::time_point deadline,
