@@ -1,6 +1,6 @@
 // `griffin serve`: the quality service (src/server). Registers its options
 // on a CLI11 app and runs it; returns the process exit status (0 after a
-// graceful shutdown, 2 bad options/config/rules, 3 the store or a port).
+// graceful shutdown, 2 bad options/config/rules/address, 3 the store).
 #pragma once
 
 #include <string>
