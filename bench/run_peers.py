@@ -69,7 +69,7 @@ def run_tool(tool, jobs, args, timeout):
         lines = log.read_text(errors="replace").strip().splitlines()
         if run["status"] in (-9, 137):  # the time limit: say how far it got
             done = [line.split(": ", 1)[1] for line in lines if line.startswith("progress: ")]
-            return {"error": f"stopped at the {timeout} s limit per process after: "
+            return {"timed_out": True, "error": f"stopped at the {timeout} s limit per process after: "
                              + (", ".join(done) if done else "no complete run")}
         tail = lines[-3:]
         missing = any("ModuleNotFoundError" in line for line in tail)
@@ -216,7 +216,9 @@ def main(argv=None):
         ok &= check_counts(size_result)
         for scenario, results in size_result["scenarios"].items():
             for tool, result in results.items():
-                if "error" in result and (not result.get("missing") or args.require_all):
+                # A full run reports a tool stopped at --timeout in the page; CI fails on it.
+                if "error" in result and (args.quick or not result.get("timed_out")) and (
+                        not result.get("missing") or args.require_all):
                     print(f"{tool} ({scenario}) did not run: {result['error']}", file=sys.stderr)
                     ok = False
     run["loadavg_after"] = os.getloadavg()
