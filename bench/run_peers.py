@@ -136,11 +136,11 @@ def run_size(rows, tools, args, timeout, with_latency):
             jobs["latency"] = latency_path
         groups = [jobs] if args.quick else [{s: p} for s, p in jobs.items()]
         for group in groups:
-            started = time.perf_counter()
+            group_start = time.perf_counter()
             outcome = run_tool(tool, group, args, timeout)
             for scenario in group:
                 by_scenario[scenario][tool] = outcome.get(scenario, outcome)
-            print(f"  {tool:<20} {','.join(group):<20} {time.perf_counter() - started:7.1f} s"
+            print(f"  {tool:<20} {','.join(group):<20} {time.perf_counter() - group_start:7.1f} s"
                   + (f"  {outcome['error']}" if "error" in outcome else ""), file=sys.stderr, flush=True)
     sizes = {"csv": csv_path.stat().st_size, "memory": csv_path.stat().st_size,
              "latency": latency_path.stat().st_size if latency_path else 0}

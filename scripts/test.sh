@@ -13,6 +13,10 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 
 jobs=$(nproc)
+# Each stage's start is printed with the seconds since the suite began, so a slow
+# stage shows in the CI log.
+stage() { echo "== [$((SECONDS - suite_start))s] $*"; }
+suite_start=$SECONDS
 export GRIFFIN_BIN="$PWD/build/griffin"
 
 # A real, throwaway PostgreSQL server for the run-store tests (stopped on exit).
@@ -20,13 +24,13 @@ GRIFFIN_TEST_PG_URI=$(scripts/pg_test_cluster.sh start)
 export GRIFFIN_TEST_PG_URI
 trap 'scripts/pg_test_cluster.sh stop >/dev/null 2>&1 || true' EXIT
 
-echo "== unit tests (Release)"
+stage "unit tests (Release)"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
-echo "== python tests"
+stage "python tests"
 .venv/bin/python -m pytest -q tests/python
 
-echo "== ASan+UBSan build and tests"
+stage "ASan+UBSan build and tests"
 if [ ! -f build-asan/build.ninja ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRIFFIN_SANITIZE=ON >/dev/null
 fi
@@ -36,7 +40,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j "$jobs"
 GRIFFIN_BIN="$PWD/build-asan/griffin" .venv/bin/python -m pytest -q tests/python/test_cases.py
 
-echo "== fuzzers"
+stage "fuzzers"
 if [ ! -f build-fuzz/build.ninja ]; then
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRIFFIN_FUZZ=ON >/dev/null
 fi
@@ -50,10 +54,10 @@ for fuzzer in build-fuzz/*_fuzz; do
   rm -rf "$corpus"
 done
 
-echo "== CUDA handler of griffin.jax.check: compile check (nvcc from PyPI; run only on a GPU)"
+stage "CUDA handler of griffin.jax.check: compile check (nvcc from PyPI; run only on a GPU)"
 scripts/cuda_compile_check.sh
 
-echo "== benchmark harness (quick)"
+stage "benchmark harness (quick)"
 .venv/bin/python bench/run_core_bench.py --quick
 # Griffin vs its peers (bench/run_peers.py): every tool installed and run, the
 # per-check counts equal or documented; 20k rows, no timing asserts (~1.5 min).
@@ -62,4 +66,4 @@ echo "== benchmark harness (quick)"
 .venv/bin/python bench/run_jax_bench.py --quick
 .venv/bin/python bench/run_service_bench.py --quick
 
-echo "all test stages passed"
+stage "all test stages passed"

@@ -95,7 +95,9 @@ TEST(FeatureBatcherTest, RemainderIsDroppedOrKept) {
     ASSERT_TRUE(batcher.Finish(out.emit()).ok());
     ASSERT_EQ(out.batches.size(), drop ? 2u : 3u);
     EXPECT_EQ(batcher.rows_dropped(), drop ? 2 : 0);
-    if (!drop) EXPECT_EQ(out.batches[2].rows, 2);
+    if (!drop) {
+      EXPECT_EQ(out.batches[2].rows, 2);
+    }
   }
 }
 

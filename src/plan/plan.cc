@@ -171,17 +171,18 @@ int Plan::AddUndeclaredColumn(const std::string& name) {
 
 Status Plan::AddRowChecks() {
   for (const RowCheck& rule : rules_.rows) {
+    const bool is_unique = rule.kind == RowCheck::Kind::kUnique;
     RowPlan row;
     row.rule = &rule;
     row.check_index = static_cast<int>(checks_.size());
     std::vector<std::string> names;
-    if (rule.kind == RowCheck::Kind::kUnique) names = rule.unique_columns;
+    if (is_unique) names = rule.unique_columns;
     else if (rule.expr) CollectExprColumns(*rule.expr, &names);
     for (const std::string& name : names) row.column_slots.push_back(AddUndeclaredColumn(name));
-    if (rule.kind == RowCheck::Kind::kExpr) row.column_slots.clear();  // bound by the engine
+    if (!is_unique) row.column_slots.clear();  // an expression's columns are bound by the engine
     CheckInfo info;
     info.name = rule.name;
-    info.check = rule.kind == RowCheck::Kind::kUnique ? "unique" : "expr";
+    info.check = is_unique ? "unique" : "expr";
     info.scope = CheckScope::kRow;
     info.options = rule.options;
     info.location = rule.location;
