@@ -4,6 +4,7 @@
 Everything in the page comes from the run's JSON (bench/data/peers_results.json),
 except bench/findings.md, the hand-written profile notes, which is appended.
 """
+import json
 import pathlib
 import subprocess
 
@@ -160,7 +161,10 @@ def _counts_section(size):
 
 
 def write_docs(run, md_path, png_path, results_path=BENCH_DIR / "data" / "peers_results.json"):
-    """Writes the page and (bench/chart.py, from results_path: the run as JSON) the chart."""
+    """Writes the page, the run beside it as JSON (md_path with .json: what a later
+    `run_peers.py --merge docs/benchmarks.json` builds on) and (bench/chart.py, from
+    results_path: the run as JSON) the chart."""
+    md_path.with_suffix(".json").write_text(json.dumps(run, indent=1, default=str) + "\n")
     subprocess.run([str(REPO_ROOT / ".venv-bench" / "bin" / "python"), str(BENCH_DIR / "chart.py"),
                     str(results_path), str(png_path)], check=True)
     m = run["machine"]
@@ -183,6 +187,12 @@ def write_docs(run, md_path, png_path, results_path=BENCH_DIR / "data" / "peers_
                      f" after {loads[1]}; median of {size.get('runs', run['runs'])} runs after "
                      f"{size.get('warmup', run['warmup'])} warm-up, at most {size.get('timeout_s', '?')} s "
                      "per tool process.")
+        for rerun in size.get("reruns", []):
+            loads = [", ".join(f"{v:.2f}" for v in rerun[key]) for key in ("loadavg_before", "loadavg_after")]
+            lines.append(f"  {size['rows']:,} rows, scenarios {', '.join(rerun['scenarios'])} rerun "
+                         f"{rerun['started']} at commit {rerun['commit']}: before {loads[0]}; after {loads[1]}; "
+                         f"median of {rerun['runs']} runs after {rerun['warmup']} warm-up (these tables "
+                         "replace the earlier run's).")
     lines += ["- Each tool runs in its own process; peak RSS is that process's (Spark: Python plus the JVM).",
              "- Rules: `bench/suite.rules.yaml` (13 checks), expressed per tool in `bench/tools/`.",
              "- Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(_versions(run).items())) + ".", "",
@@ -213,7 +223,6 @@ def write_docs(run, md_path, png_path, results_path=BENCH_DIR / "data" / "peers_
 
 
 if __name__ == "__main__":  # re-render the page of an earlier run: report.py RESULTS.json
-    import json
     import sys
     path = pathlib.Path(sys.argv[1])
     write_docs(json.loads(path.read_text()), REPO_ROOT / "docs" / "benchmarks.md",

@@ -126,14 +126,16 @@ def run_size(rows, tools, args, timeout, with_latency):
     csv_path = datasets.transactions(rows, "csv")
     parquet_path = datasets.transactions(rows, "parquet")
     latency_path = datasets.transactions(LATENCY_ROWS, "parquet") if with_latency else None
-    by_scenario = {s: {} for s in suite.SCENARIOS + (["latency"] if latency_path else [])}
+    by_scenario = {s: {} for s in suite.SCENARIOS + (["latency"] if latency_path else [])
+                   if s in args.scenarios}
     for tool in tools:
+        if tool == CLI and "csv" not in by_scenario:
+            continue
         if tool == CLI:
             by_scenario["csv"][CLI] = run_cli(csv_path, args)
             continue
-        jobs = {"csv": csv_path, "memory": parquet_path}
-        if latency_path:
-            jobs["latency"] = latency_path
+        jobs = {s: p for s, p in (("csv", csv_path), ("memory", parquet_path), ("latency", latency_path))
+                if p and s in by_scenario}
         groups = [jobs] if args.quick else [{s: p} for s, p in jobs.items()]
         for group in groups:
             group_start = time.perf_counter()
@@ -176,6 +178,25 @@ def check_counts(size_result):
     return ok
 
 
+def merge_sizes(earlier, new, commit):
+    """Earlier sizes first. A new size with the rows of an earlier one (a rerun of some
+    of its scenarios, --scenarios) replaces just those scenarios there, and the earlier
+    size records the rerun (its time, load and commit) under "reruns"."""
+    merged = list(earlier)
+    for size in new:
+        same = next((s for s in merged if s["rows"] == size["rows"]), None)
+        if same is None:
+            merged.append(size)
+            continue
+        same["scenarios"].update(size["scenarios"])
+        for scenario, rows in size.get("differences", {}).items():
+            same.setdefault("differences", {})[scenario] = rows
+        same.setdefault("reruns", []).append(
+            {key: size[key] for key in ("started", "loadavg_before", "loadavg_after", "runs", "warmup")}
+            | {"scenarios": sorted(size["scenarios"]), "commit": commit})
+    return merged
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Griffin vs its peers: counts, time, memory")
     parser.add_argument("--quick", action="store_true", help="CI: 20,000 rows, 1 run, no warm-up")
@@ -185,12 +206,17 @@ def main(argv=None):
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--latency-calls", type=int, default=200)
     parser.add_argument("--no-latency", dest="latency", action="store_false")
+    parser.add_argument("--scenarios", default="csv,memory,latency",
+                        help="comma-separated subset of csv,memory,latency (default: all three)")
     parser.add_argument("--timeout", type=int, default=3600, help="seconds per child process")
     parser.add_argument("--require-all", action="store_true", help="fail when a tool is not installed")
     parser.add_argument("--no-docs", dest="docs", action="store_false", help="do not write docs/")
     parser.add_argument("--merge", metavar="RESULTS_JSON",
                         help="put the sizes of an earlier run's results first (each keeps its own time and load)")
     args = parser.parse_args(argv)
+    args.scenarios = args.scenarios.split(",")
+    if set(args.scenarios) - {"csv", "memory", "latency"}:
+        parser.error(f"unknown scenarios in --scenarios {','.join(args.scenarios)}")
     if args.quick:
         args.rows, args.runs, args.warmup, args.latency_calls = args.rows or [20_000], 1, 0, 20
         args.docs = False
@@ -227,7 +253,7 @@ def main(argv=None):
         for size in earlier["sizes"]:  # runs from before per-size records: the run's own
             for key in ("started", "loadavg_before", "loadavg_after", "runs", "warmup"):
                 size.setdefault(key, earlier[key])
-        run["sizes"] = earlier["sizes"] + run["sizes"]
+        run["sizes"] = merge_sizes(earlier["sizes"], run["sizes"], commit)
     RESULTS.write_text(json.dumps(run, indent=1, default=str))
     import report
     print("\n" + report.summary_text(run))

@@ -61,7 +61,7 @@ stage "benchmark harness (quick)"
 .venv/bin/python bench/run_core_bench.py --quick
 # Griffin vs its peers (bench/run_peers.py): every tool installed and run, the
 # per-check counts equal or documented; 20k rows, no timing asserts (~1.5 min).
-.venv/bin/python -m pytest -q bench/compare_test.py
+.venv/bin/python -m pytest -q bench/compare_test.py bench/run_peers_test.py
 .venv/bin/python bench/run_peers.py --quick --require-all
 .venv/bin/python bench/run_jax_bench.py --quick
 .venv/bin/python bench/run_service_bench.py --quick
