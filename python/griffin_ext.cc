@@ -6,6 +6,7 @@
 // interface, "arrow_array_stream"): imported with arrow::ImportRecordBatchReader,
 // it is read in place (no buffer copies). libarrow_python is not used.
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "api/validator.h"
+#include "report/json_writer.h"
 #include "py_arrow.h"
 #include "py_errors.h"
 #include "py_feature_stream.h"
@@ -39,7 +41,12 @@ namespace {
 class PyResult {
  public:
   explicit PyResult(griffin::ValidationResult result) : result_(std::move(result)) {}
-  const std::string& json() const { return result_.json; }
+  // The CLI's JSON report, rendered on first use (most callers read only the
+  // score and counts); called with the GIL held, so the cache needs no lock.
+  const std::string& json() const {
+    if (!json_) json_ = griffin::ReportToJson(result_.report);
+    return *json_;
+  }
   int64_t rows() const { return result_.report.rows; }
   int64_t bad_rows() const { return result_.report.bad_rows; }
   double quality_score() const { return result_.report.quality_score; }
@@ -78,6 +85,7 @@ class PyResult {
   }
 
   griffin::ValidationResult result_;
+  mutable std::optional<std::string> json_;
 };
 
 class PyValidator {

@@ -8,6 +8,7 @@
 
 #include "py_arrow.h"
 #include "py_errors.h"
+#include "report/json_writer.h"
 
 namespace nb = nanobind;
 
@@ -117,7 +118,8 @@ nb::list PyFeatureStream::Columns() const {
 nb::object PyFeatureStream::ReportJson() const {
   const ValidationResult* result = stream_->result();
   if (result == nullptr) return nb::none();
-  return nb::str(result->json.data(), result->json.size());
+  const std::string json = ReportToJson(result->report);
+  return nb::str(json.data(), json.size());
 }
 
 nb::object PyFeatureStream::Quarantine() const {

@@ -5,7 +5,6 @@
 #include "exec/engine.h"
 #include "io/arrow_source.h"
 #include "plan/read_options.h"
-#include "report/json_writer.h"
 #include "rules/rule_loader.h"
 #include "sinks/file_row_sink.h"
 
@@ -104,7 +103,6 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   }
   ASSIGN_OR_RETURN(result.report, RunValidation(plan_, source, run_options));
   result.report.inputs = std::move(inputs);
-  result.json = ReportToJson(result.report);
   return result;
 }
 

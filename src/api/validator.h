@@ -40,8 +40,7 @@ struct ValidationOptions {
 };
 
 struct ValidationResult {
-  Report report;                         // run_id empty; inputs as given
-  std::string json;                      // ReportToJson(report)
+  Report report;                         // run_id empty; inputs as given (ReportToJson renders it)
   std::vector<int64_t> bad_row_indices;  // 0-based input rows that are bad, ascending
   // The error-severity violations of bad_row_indices[i], in check order, are
   // bad_errors[bad_error_offsets[i] .. bad_error_offsets[i + 1]) (as the
