@@ -10,6 +10,9 @@ namespace griffin::python {
 // each preceded by its length (so [b"ab", b"c"] != [b"a", b"bc"]). Each item
 // must export a C-contiguous buffer (bytes, numpy arrays, pyarrow Buffers,
 // memoryviews); the hashing runs without the GIL.
+// hash_arrow_stream(capsule) -> bytes (16): the same hash over an Arrow stream's
+// schema and every batch's arrays in place (the QualityGate's fingerprint of a
+// pyarrow Table or RecordBatch); InputError when the stream fails to read.
 void BindHash(nanobind::module_& m);
 
 }  // namespace griffin::python
