@@ -52,11 +52,16 @@ def command(work):
 
 
 def test_sigkill_never_leaves_partial_outputs(workdir):
-    # A full run gives the expected row counts and how long a run takes.
-    started = time.monotonic()
-    full = subprocess.run(command(workdir), capture_output=True, cwd=workdir, timeout=300)
-    duration = time.monotonic() - started
-    assert full.returncode == 1, full.stderr
+    # Full runs give the expected row counts and how long a run takes: the
+    # faster of two (the first reads a cold file; timing kills by it alone let
+    # half the later, warm runs finish before their kill).
+    durations = []
+    for _ in range(2):
+        started = time.monotonic()
+        full = subprocess.run(command(workdir), capture_output=True, cwd=workdir, timeout=300)
+        durations.append(time.monotonic() - started)
+        assert full.returncode == 1, full.stderr
+    duration = min(durations)
     expected_bad = pq.read_table(workdir / "bad.parquet").num_rows
     with open(workdir / "good.csv") as f:
         expected_clean_lines = sum(1 for _ in f)
@@ -86,8 +91,8 @@ def test_sigkill_never_leaves_partial_outputs(workdir):
     db = sqlite3.connect(workdir / "kill.db")
     statuses = dict(db.execute("select status, count(*) from runs group by status").fetchall())
     assert set(statuses) <= {"complete", "aborted"}, statuses
-    assert statuses.get("complete", 0) >= 2
-    assert 2 <= sum(statuses.values()) <= KILL_RUNS + 2  # a run killed before it began is not recorded
+    assert statuses.get("complete", 0) >= 3  # the two timed runs and the final one
+    assert 3 <= sum(statuses.values()) <= KILL_RUNS + 3  # a run killed before it began is not recorded
     # Complete runs have all their check rows; aborted ones carry a reason.
     for (run_id,) in db.execute("select run_id from runs where status = 'complete'"):
         (checks,) = db.execute("select count(*) from check_results where run_id = ?", (run_id,)).fetchone()
