@@ -129,10 +129,9 @@ def run_size(rows, tools, args, timeout, with_latency):
     by_scenario = {s: {} for s in suite.SCENARIOS + (["latency"] if latency_path else [])
                    if s in args.scenarios}
     for tool in tools:
-        if tool == CLI and "csv" not in by_scenario:
-            continue
-        if tool == CLI:
-            by_scenario["csv"][CLI] = run_cli(csv_path, args)
+        if tool == CLI:  # the CLI has the csv scenario only
+            if "csv" in by_scenario:
+                by_scenario["csv"][CLI] = run_cli(csv_path, args)
             continue
         jobs = {s: p for s, p in (("csv", csv_path), ("memory", parquet_path), ("latency", latency_path))
                 if p and s in by_scenario}

@@ -35,44 +35,66 @@ class Views {
   std::vector<Py_buffer> views_;
 };
 
+// XXH3-128 over a sequence of fields; every byte range goes in with its
+// length first, so differently split inputs never hash alike.
+class Hasher {
+ public:
+  Hasher() : state_(XXH3_createState()) { XXH3_128bits_reset(state_); }
+  ~Hasher() { XXH3_freeState(state_); }
+  Hasher(const Hasher&) = delete;
+  Hasher& operator=(const Hasher&) = delete;
+
+  void U64(uint64_t value) { XXH3_128bits_update(state_, &value, sizeof(value)); }
+  void Bytes(const void* data, size_t size) {
+    U64(size);
+    XXH3_128bits_update(state_, data, size);
+  }
+  // Bytes [begin, end) of `buffer` (clamped to it); a missing buffer hashes as a marker.
+  void Range(const std::shared_ptr<arrow::Buffer>& buffer, int64_t begin, int64_t end) {
+    if (!buffer) return U64(~uint64_t{0});
+    begin = std::clamp<int64_t>(begin, 0, buffer->size());
+    end = std::clamp<int64_t>(end, begin, buffer->size());
+    Bytes(buffer->data() + begin, static_cast<size_t>(end - begin));
+  }
+  void Whole(const std::shared_ptr<arrow::Buffer>& buffer) { Range(buffer, 0, buffer ? buffer->size() : 0); }
+  XXH128_hash_t Digest() const { return XXH3_128bits_digest(state_); }
+
+ private:
+  XXH3_state_t* state_;
+};
+
+// The 16-byte canonical (big-endian) form, as Python bytes (needs the GIL).
+nb::bytes CanonicalBytes(XXH128_hash_t hash) {
+  XXH128_canonical_t canonical;
+  XXH128_canonicalFromHash(&canonical, hash);
+  return nb::bytes(reinterpret_cast<const char*>(canonical.digest), sizeof(canonical.digest));
+}
+
 nb::bytes HashBuffers(const nb::list& buffers) {
   Views views;
   for (nb::handle item : buffers) views.Add(item);
   XXH128_hash_t hash;
   {
     nb::gil_scoped_release release;
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_128bits_reset(state);
-    for (const Py_buffer& view : views.views()) {
-      const uint64_t length = static_cast<uint64_t>(view.len);
-      XXH3_128bits_update(state, &length, sizeof(length));
-      XXH3_128bits_update(state, view.buf, static_cast<size_t>(view.len));
-    }
-    hash = XXH3_128bits_digest(state);
-    XXH3_freeState(state);
+    Hasher hasher;
+    for (const Py_buffer& view : views.views()) hasher.Bytes(view.buf, static_cast<size_t>(view.len));
+    hash = hasher.Digest();
   }
-  XXH128_canonical_t canonical;
-  XXH128_canonicalFromHash(&canonical, hash);
-  return nb::bytes(reinterpret_cast<const char*>(canonical.digest), sizeof(canonical.digest));
-}
-
-void UpdateU64(XXH3_state_t* state, uint64_t value) { XXH3_128bits_update(state, &value, sizeof(value)); }
-
-void UpdateBytes(XXH3_state_t* state, const arrow::Buffer& buffer, int64_t begin, int64_t end) {
-  begin = std::clamp<int64_t>(begin, 0, buffer.size());
-  end = std::clamp<int64_t>(end, begin, buffer.size());
-  UpdateU64(state, static_cast<uint64_t>(end - begin));
-  XXH3_128bits_update(state, buffer.data() + begin, static_cast<size_t>(end - begin));
+  return CanonicalBytes(hash);
 }
 
 template <typename Offset>
-void UpdateVarBinary(XXH3_state_t* state, const arrow::ArrayData& data) {
+void HashVarBinary(Hasher& hasher, const arrow::ArrayData& data) {
   const auto& offsets_buffer = data.buffers[1];
-  if (!offsets_buffer || offsets_buffer->size() < static_cast<int64_t>((data.offset + data.length + 1) * sizeof(Offset)))
+  const int64_t offsets_end = (data.offset + data.length + 1) * static_cast<int64_t>(sizeof(Offset));
+  if (!offsets_buffer || offsets_buffer->size() < offsets_end) {  // not a valid layout: hash what is there
+    hasher.Whole(offsets_buffer);
+    hasher.Whole(data.buffers[2]);
     return;
+  }
   const Offset* offsets = reinterpret_cast<const Offset*>(offsets_buffer->data()) + data.offset;
-  UpdateBytes(state, *offsets_buffer, data.offset * sizeof(Offset), (data.offset + data.length + 1) * sizeof(Offset));
-  if (data.buffers[2]) UpdateBytes(state, *data.buffers[2], offsets[0], offsets[data.length]);
+  hasher.Range(offsets_buffer, data.offset * static_cast<int64_t>(sizeof(Offset)), offsets_end);
+  hasher.Range(data.buffers[2], offsets[0], offsets[data.length]);
 }
 
 // An array's type, slice (offset, length) and the bytes it covers: for
@@ -80,33 +102,30 @@ void UpdateVarBinary(XXH3_state_t* state, const arrow::ArrayData& data) {
 // of each buffer (a batch sliced from a large table costs its own size), for
 // other layouts every buffer whole; then children and the dictionary. Equal
 // slices give equal hashes.
-void UpdateArray(XXH3_state_t* state, const arrow::ArrayData& data) {
+void HashArray(Hasher& hasher, const arrow::ArrayData& data) {
   const arrow::Type::type id = data.type->id();
-  UpdateU64(state, static_cast<uint64_t>(id));
-  UpdateU64(state, static_cast<uint64_t>(data.offset));
-  UpdateU64(state, static_cast<uint64_t>(data.length));
-  UpdateU64(state, data.buffers.size());
+  hasher.U64(static_cast<uint64_t>(id));
+  hasher.U64(static_cast<uint64_t>(data.offset));
+  hasher.U64(static_cast<uint64_t>(data.length));
+  hasher.U64(data.buffers.size());
   const int64_t first_byte = data.offset / 8, end_bit_byte = (data.offset + data.length + 7) / 8;
-  if (!data.buffers.empty() && data.buffers[0]) UpdateBytes(state, *data.buffers[0], first_byte, end_bit_byte);
+  if (!data.buffers.empty()) hasher.Range(data.buffers[0], first_byte, end_bit_byte);  // validity
   const int bit_width = data.type->bit_width();  // -1 unless fixed width (a dictionary's: its indices')
-  if (data.buffers.size() == 2 && bit_width == 1 && data.buffers[1]) {
-    UpdateBytes(state, *data.buffers[1], first_byte, end_bit_byte);
-  } else if (data.buffers.size() == 2 && bit_width > 0 && bit_width % 8 == 0 && data.buffers[1]) {
+  if (data.buffers.size() == 2 && bit_width == 1) {
+    hasher.Range(data.buffers[1], first_byte, end_bit_byte);
+  } else if (data.buffers.size() == 2 && bit_width > 0 && bit_width % 8 == 0) {
     const int64_t width = bit_width / 8;
-    UpdateBytes(state, *data.buffers[1], data.offset * width, (data.offset + data.length) * width);
+    hasher.Range(data.buffers[1], data.offset * width, (data.offset + data.length) * width);
   } else if (data.buffers.size() == 3 && (id == arrow::Type::STRING || id == arrow::Type::BINARY)) {
-    UpdateVarBinary<int32_t>(state, data);
+    HashVarBinary<int32_t>(hasher, data);
   } else if (data.buffers.size() == 3 && (id == arrow::Type::LARGE_STRING || id == arrow::Type::LARGE_BINARY)) {
-    UpdateVarBinary<int64_t>(state, data);
+    HashVarBinary<int64_t>(hasher, data);
   } else {
-    for (size_t b = 1; b < data.buffers.size(); ++b) {
-      if (data.buffers[b]) UpdateBytes(state, *data.buffers[b], 0, data.buffers[b]->size());
-      else UpdateU64(state, ~uint64_t{0});
-    }
+    for (size_t b = 1; b < data.buffers.size(); ++b) hasher.Whole(data.buffers[b]);
   }
-  UpdateU64(state, data.child_data.size());
-  for (const std::shared_ptr<arrow::ArrayData>& child : data.child_data) UpdateArray(state, *child);
-  if (data.dictionary) UpdateArray(state, *data.dictionary);
+  hasher.U64(data.child_data.size());
+  for (const std::shared_ptr<arrow::ArrayData>& child : data.child_data) HashArray(hasher, *child);
+  if (data.dictionary) HashArray(hasher, *data.dictionary);
 }
 
 nb::bytes HashArrowStream(nb::handle capsule) {
@@ -122,21 +141,16 @@ nb::bytes HashArrowStream(nb::handle capsule) {
   XXH128_hash_t hash;
   {
     nb::gil_scoped_release release;
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_128bits_reset(state);
+    Hasher hasher;
     const std::string schema = reader->schema()->ToString(/*show_metadata=*/false);
-    UpdateU64(state, schema.size());
-    XXH3_128bits_update(state, schema.data(), schema.size());
+    hasher.Bytes(schema.data(), schema.size());
     for (const std::shared_ptr<arrow::RecordBatch>& batch : batches) {
-      UpdateU64(state, static_cast<uint64_t>(batch->num_rows()));
-      for (int c = 0; c < batch->num_columns(); ++c) UpdateArray(state, *batch->column_data(c));
+      hasher.U64(static_cast<uint64_t>(batch->num_rows()));
+      for (int c = 0; c < batch->num_columns(); ++c) HashArray(hasher, *batch->column_data(c));
     }
-    hash = XXH3_128bits_digest(state);
-    XXH3_freeState(state);
+    hash = hasher.Digest();
   }
-  XXH128_canonical_t canonical;
-  XXH128_canonicalFromHash(&canonical, hash);
-  return nb::bytes(reinterpret_cast<const char*>(canonical.digest), sizeof(canonical.digest));
+  return CanonicalBytes(hash);
 }
 
 }  // namespace

@@ -82,9 +82,11 @@ class BatchStream:
 
     @property
     def report(self):
-        if self._report is None and self._stream.report_json is not None:
-            from .. import Report
-            self._report = Report(_JsonResult(self._stream.report_json))
+        if self._report is None:
+            text = self._stream.report_json  # rendered on each read: read it once
+            if text is not None:
+                from .. import Report
+                self._report = Report(_JsonResult(text))
         return self._report
 
     @property
