@@ -9,8 +9,9 @@ import time
 
 
 class MetricsStandIn:
-    """`script`: a list of (status, headers, body) answered in order; after the
-    script, every request gets `default`. Use as a context manager."""
+    """`script`: a list of (status, headers, body) or (status, headers, body,
+    delay seconds) answered in order; after the script, every request gets
+    `default`. Use as a context manager."""
 
     def __init__(self, script=(), default=(200, {}, {"quality_score": 1.0, "passed": True, "reasons": []})):
         self.script = list(script)
@@ -27,15 +28,20 @@ class MetricsStandIn:
                 body = json.loads(self.rfile.read(length) or b"null")
                 with standin._lock:
                     standin.requests.append((time.monotonic(), dict(self.headers), body))
-                    status, headers, answer = standin.script.pop(0) if standin.script else standin.default
+                    entry = standin.script.pop(0) if standin.script else standin.default
+                status, headers, answer, delay = (tuple(entry) + (0.0,))[:4]
+                time.sleep(delay)
                 data = answer if isinstance(answer, bytes) else json.dumps(answer).encode()
-                self.send_response(status)
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    for key, value in headers.items():
+                        self.send_header(key, value)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:
+                    self.close_connection = True     # the client gave up waiting (a timeout test)
 
             def log_message(self, *args):
                 pass

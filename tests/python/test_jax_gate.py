@@ -13,6 +13,7 @@ import pytest
 
 import griffin
 from griffin.jax import QualityGate, QualityServiceError, TrainingAbortError
+from griffin.jax._service import MetricsClient
 
 from metrics_standin import MetricsStandIn
 
@@ -157,8 +158,39 @@ def test_the_deadline_bounds_a_service_that_keeps_refusing():
         with pytest.raises(QualityServiceError, match="deadline.*HTTP 429 rate limited") as error:
             gate.check(batch())
         elapsed = time.monotonic() - start
-    assert 0.45 <= elapsed < 1.5
-    assert error.value.status == 429 and error.value.attempts == len(service.requests) >= 2
+    # The call ends when the next wait (at most backoff_max) would reach the deadline.
+    assert 0.5 - 0.2 - 0.01 <= elapsed < 1.5
+    assert gate.client.waits and max(gate.client.waits) <= 0.2
+    # A try that timed out on a loaded machine may not have reached the log yet.
+    assert error.value.status == 429 and error.value.attempts >= 2
+    assert 1 <= len(service.requests) <= error.value.attempts
+
+
+def test_a_wait_that_would_reach_the_deadline_ends_the_call_without_a_doomed_try():
+    now = [0.0]
+    def sleep(seconds):
+        now[0] += seconds
+    with MetricsStandIn(default=(503, {}, {"error": "busy"})) as service:
+        client = MetricsClient(service.url, deadline=1.0, backoff_base=0.2, backoff_max=0.4,
+                               rng=random.Random(7), sleep=sleep, clock=lambda: now[0])
+        with pytest.raises(QualityServiceError, match=r"1 s deadline after (\d+) attempt\(s\); last: HTTP 503 busy$") as error:
+            client.post_metrics({"dataset": "steps"})
+    waits = expected_waits(7, error.value.attempts, 0.2, 0.4)
+    assert client.waits == pytest.approx(waits[:-1])       # the last wait was not slept ...
+    assert sum(waits[:-1]) < 1.0 <= sum(waits)             # ... because it would have reached the deadline
+    assert len(service.requests) == error.value.attempts and error.value.status == 503
+
+
+def test_a_timeout_after_a_refusal_reports_both():
+    script = [(429, {}, {"error": "rate limited"})]
+    with MetricsStandIn(script, default=(200, {}, {"quality_score": 1.0}, 1.0)) as service:
+        client = MetricsClient(service.url, deadline=0.8, request_timeout=0.25, backoff_base=0.01, backoff_max=0.02)
+        with pytest.raises(QualityServiceError,
+                           match="last: TimeoutError: timed out; last answer: HTTP 429 rate limited$") as error:
+            client.post_metrics({"dataset": "steps"})
+    assert error.value.status == 429 and error.value.attempts >= 2
+    with pytest.raises(ValueError, match="deadline and request_timeout"):
+        MetricsClient(service.url, deadline=0)
 
 
 def test_client_errors_are_not_retried_and_connection_failures_are():

@@ -4,8 +4,10 @@ with full jitter on 429, 5xx and connection failures (Retry-After, when the
 server sends one, is a floor for the next wait).
 
 Wait before retry k (k = 0, 1, ...): uniform(0, min(backoff_max,
-backoff_base * 2**k)), raised to Retry-After when that is larger, and cut to
-what is left of the deadline. 4xx other than 429 are not retried.
+backoff_base * 2**k)), raised to Retry-After when that is larger. A wait that would reach the
+deadline ends the call at once with QualityServiceError (no try is sent with
+no time left); its message names the last failure and the last HTTP answer.
+4xx other than 429 are not retried.
 """
 from __future__ import annotations
 
@@ -36,6 +38,9 @@ class MetricsClient:
         parsed = urllib.parse.urlsplit(url)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
             raise ValueError("url: expected http://host:port or https://host:port, got %r" % url)
+        if not (deadline > 0 and request_timeout > 0):
+            raise ValueError("deadline and request_timeout: expected seconds > 0, got %r and %r"
+                             % (deadline, request_timeout))
         self._scheme, self._host, self._port = parsed.scheme, parsed.hostname, parsed.port
         self._path = parsed.path.rstrip("/") + "/metrics"
         self._api_key = api_key
@@ -86,35 +91,41 @@ class MetricsClient:
         end = self._clock() + self._deadline
         attempt = 0
         last = "no attempt"
-        status: Optional[int] = None
+        answer: Optional[str] = None      # the last HTTP answer, kept when a later try fails in transport
+        status: Optional[int] = None      # the last HTTP status the service answered
+        wait = 0.0
         while True:
             left = end - self._clock()
-            if left <= 0:
+            if attempt > 0 and wait >= left:
+                # The next try could not start before the deadline: end now rather
+                # than sleep to the deadline and send a request with no time left.
+                if answer is not None and answer != last:
+                    last += "; last answer: " + answer
                 raise QualityServiceError("POST %s: no answer within the %.3g s deadline after %d attempt(s); last: %s"
                                           % (self._path, self._deadline, attempt, last), status, attempt)
+            if wait > 0:
+                self.waits.append(wait)
+                self._sleep(wait)
+                left = end - self._clock()
             retry_after = 0.0
             try:
-                status, headers, data = self._attempt(body, min(self._request_timeout, left))
+                code, headers, data = self._attempt(body, max(0.001, min(self._request_timeout, left)))
             except (OSError, http.client.HTTPException) as e:
-                status, last = None, "%s: %s" % (type(e).__name__, e)
+                last = "%s: %s" % (type(e).__name__, e)
             else:
-                if status == 200:
+                status = code
+                if code == 200:
                     try:
                         return json.loads(data)
                     except ValueError as e:
-                        raise QualityServiceError("POST %s: the answer is not JSON: %s" % (self._path, e), status,
+                        raise QualityServiceError("POST %s: the answer is not JSON: %s" % (self._path, e), code,
                                                   attempt + 1) from e
-                last = "HTTP %d %s" % (status, _reason(data))
-                if status != 429 and status < 500:
-                    raise QualityServiceError("POST %s refused: %s" % (self._path, last), status, attempt + 1)
+                last = answer = "HTTP %d %s" % (code, _reason(data))
+                if code != 429 and code < 500:
+                    raise QualityServiceError("POST %s refused: %s" % (self._path, last), code, attempt + 1)
                 retry_after = _retry_after(headers.get("retry-after"))
-            wait = self._rng.uniform(0, min(self._cap, self._base * (2 ** attempt)))
-            wait = max(wait, retry_after)
+            wait = max(self._rng.uniform(0, min(self._cap, self._base * (2 ** attempt))), retry_after)
             attempt += 1
-            wait = min(wait, max(0.0, end - self._clock()))
-            self.waits.append(wait)
-            self._sleep(wait)
-
 
 def _reason(data: bytes) -> str:
     try:
