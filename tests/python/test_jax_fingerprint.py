@@ -5,8 +5,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-pytest.importorskip("jax")
-from griffin.jax._fingerprint import fingerprint  # noqa: E402
+from griffin.jax._fingerprint import fingerprint
 
 
 def table(amounts=(1.5, 2.5, None), names=("a", "b", "c")):

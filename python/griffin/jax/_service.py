@@ -4,10 +4,10 @@ with full jitter on 429, 5xx and connection failures (Retry-After, when the
 server sends one, is a floor for the next wait).
 
 Wait before retry k (k = 0, 1, ...): uniform(0, min(backoff_max,
-backoff_base * 2**k)), raised to Retry-After when that is larger. A wait that would reach the
-deadline ends the call at once with QualityServiceError (no try is sent with
-no time left); its message names the last failure and the last HTTP answer.
-4xx other than 429 are not retried.
+backoff_base * 2**k)), raised to Retry-After when that is larger. A wait that
+would reach the deadline ends the call at once with QualityServiceError (no try
+is sent with no time left); its message names the last failure and the last
+HTTP answer. 4xx other than 429 are not retried.
 """
 from __future__ import annotations
 
@@ -126,6 +126,7 @@ class MetricsClient:
                 retry_after = _retry_after(headers.get("retry-after"))
             wait = max(self._rng.uniform(0, min(self._cap, self._base * (2 ** attempt))), retry_after)
             attempt += 1
+
 
 def _reason(data: bytes) -> str:
     try:
