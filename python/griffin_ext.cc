@@ -161,6 +161,8 @@ class PyValidator {
 NB_MODULE(_griffin, m) {
   m.doc() = "Griffin's engine (use the `griffin` package, not this module).";
   m.attr("__version__") = GRIFFIN_VERSION;
+  // Row violations a report lists per check unless told (cli-and-report-v1).
+  m.attr("DEFAULT_MAX_VIOLATIONS") = griffin::kDefaultMaxViolations;
   nb::exception<GriffinErrorCpp> griffin_error(m, "GriffinError");
   nb::exception<RuleErrorCpp>(m, "RuleError", griffin_error);
   nb::exception<InputErrorCpp>(m, "InputError", griffin_error);

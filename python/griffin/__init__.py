@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Tuple, Union
 import numpy as _np
 
 from . import _griffin
-from ._griffin import GriffinError, InputError, RuleError
+from ._griffin import DEFAULT_MAX_VIOLATIONS, GriffinError, InputError, RuleError
 
 __all__ = ["Validator", "Report", "iter_batches", "GriffinError", "RuleError", "InputError", "__version__"]
 __version__ = _griffin.__version__
@@ -87,7 +87,7 @@ class Report:
 
     @property
     def violations(self) -> List[Dict[str, Any]]:
-        """The listed row violations (at most max_violations): dicts with row,
+        """The listed row violations (at most max_violations per check): dicts with row,
         column, check, value and message."""
         return _copy(self._parsed()["violations"])
 
@@ -180,7 +180,7 @@ class Validator:
     def rules_sha256(self) -> str:
         return self._compiled.rules_sha256
 
-    def validate(self, data: Any, max_violations: int = 1000, threads: int = 0,
+    def validate(self, data: Any, max_violations: int = DEFAULT_MAX_VIOLATIONS, threads: int = 0,
                  batch_rows: int = 65536) -> Report:
         """Validate `data` and return a Report.
 

@@ -7,6 +7,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 __version__: str
+DEFAULT_MAX_VIOLATIONS: int  # row violations a report lists per check unless told
 
 class GriffinError(Exception): ...
 class RuleError(GriffinError): ...
@@ -45,7 +46,7 @@ class Validator:
     def validate(
         self,
         data: Union[PathLike, Sequence[PathLike], Any],
-        max_violations: int = 1000,
+        max_violations: int = ...,
         threads: int = 0,
         batch_rows: int = 65536,
     ) -> Report: ...
@@ -55,7 +56,7 @@ def iter_batches(
     validator: Validator,
     batch_rows: int = 200_000,
     *,
-    max_violations: int = 1000,
+    max_violations: int = ...,
     threads: int = 0,
     prefetch: int = 1,
 ) -> Iterator[Tuple[pa.Table, Report]]:
@@ -91,7 +92,7 @@ class Client:
         data: Any,
         *,
         content_type: Optional[str] = None,
-        max_violations: int = 1000,
+        max_violations: int = ...,
         store: bool = True,
         batch_hash: Optional[str] = None,
     ) -> Dict[str, Any]: ...
@@ -112,11 +113,11 @@ class Client:
         batches: Iterable[Any],
         *,
         batch_hash: Optional[str] = None,
-        max_violations: int = 1000,
+        max_violations: int = ...,
         store: bool = True,
     ) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]: ...
     def put(
-        self, dataset: str, data: Any, *, batch_hash: Optional[str] = None, max_violations: int = 1000, store: bool = True
+        self, dataset: str, data: Any, *, batch_hash: Optional[str] = None, max_violations: int = ..., store: bool = True
     ) -> Dict[str, Any]: ...
     def close(self) -> None: ...
     def __enter__(self) -> Client: ...

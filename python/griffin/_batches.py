@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import _readers
-from ._griffin import InputError
+from ._griffin import DEFAULT_MAX_VIOLATIONS, InputError
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import Report, Validator
@@ -51,7 +51,7 @@ def _produce(files: List[str], source: Any, batch_rows: int, out: "queue.Queue[A
 
 
 def iter_batches(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
-                 validator: "Validator", batch_rows: int = 200_000, *, max_violations: int = 1000,
+                 validator: "Validator", batch_rows: int = 200_000, *, max_violations: int = DEFAULT_MAX_VIOLATIONS,
                  threads: int = 0, prefetch: int = 1) -> Iterator[Tuple[pa.Table, "Report"]]:
     """Validate large files batch by batch; yield `(clean_batch, report)` per batch.
 

@@ -22,7 +22,7 @@ import threading
 import urllib.parse
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ._griffin import GriffinError
+from ._griffin import DEFAULT_MAX_VIOLATIONS, GriffinError
 
 _CONTENT_TYPES = {".csv": "text/csv", ".tsv": "text/tab-separated-values", ".jsonl": "application/x-ndjson",
                   ".ndjson": "application/x-ndjson", ".arrow": "application/vnd.apache.arrow.file",
@@ -161,8 +161,9 @@ class Client:
         """GET /metrics: the Prometheus text exposition."""
         return self._request("GET", "/metrics")[0].decode()
 
-    def validate(self, dataset: str, data: Any, *, content_type: Optional[str] = None, max_violations: int = 1000,
-                 store: bool = True, batch_hash: Optional[str] = None) -> Dict[str, Any]:
+    def validate(self, dataset: str, data: Any, *, content_type: Optional[str] = None,
+                 max_violations: int = DEFAULT_MAX_VIOLATIONS, store: bool = True,
+                 batch_hash: Optional[str] = None) -> Dict[str, Any]:
         """Validate `data` with the dataset's rules; the CLI's JSON report as a dict.
 
         `data`: bytes or str (give `content_type`: text/csv, text/tab-separated-values,
@@ -229,7 +230,7 @@ class Client:
         return flight.FlightDescriptor.for_command(json.dumps(command))
 
     def exchange(self, dataset: str, batches: Iterable[Any], *, batch_hash: Optional[str] = None,
-                 max_violations: int = 1000, store: bool = True) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
+                 max_violations: int = DEFAULT_MAX_VIOLATIONS, store: bool = True) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
         """Arrow Flight DoExchange: streams `batches` (pyarrow RecordBatches of
         one schema), reading each one's results before sending the next.
         Returns (one result dict per batch: batch, first_row, rows, bad_rows,
@@ -252,7 +253,8 @@ class Client:
             final = reader.read_chunk()
         return results, json.loads(final.app_metadata.to_pybytes())
 
-    def put(self, dataset: str, data: Any, *, batch_hash: Optional[str] = None, max_violations: int = 1000,
+    def put(self, dataset: str, data: Any, *, batch_hash: Optional[str] = None,
+            max_violations: int = DEFAULT_MAX_VIOLATIONS,
             store: bool = True) -> Dict[str, Any]:
         """Arrow Flight DoPut: uploads a pyarrow Table (or RecordBatch), validates
         and records it; returns the report."""

@@ -38,7 +38,7 @@ struct FeatureStreamOptions {
   int prefetch = 2;                      // queued batches (at least 1)
   int threads = 0;                       // engine workers; 0: all cores
   int64_t read_batch_rows = 65536;       // engine chunk size
-  int64_t max_violations = 1000;         // listed in the final report
+  int64_t max_violations = kDefaultMaxViolations;  // listed per check in the final report
   std::string quarantine_path;           // empty: count only
 };
 

@@ -18,6 +18,34 @@ Status CheckValidationOptions(const ValidationOptions& options) {
   return Status::OK();
 }
 
+// A schema error found after rows [0, report.rows_before_schema_error) were
+// collected: those rows become bad too (rules-v1), each with the schema
+// errors among its errors (after a malformed entry, before check violations,
+// as the merger orders them for later rows).
+void MarkEarlierRowsBad(const Report& report, ValidationResult* result) {
+  const int64_t late = report.rows_before_schema_error;
+  std::vector<int64_t> rows, offsets{0};
+  std::vector<RowError> errors;
+  rows.reserve(static_cast<size_t>(report.rows));
+  size_t bad = 0;  // index into result->bad_row_indices
+  for (int64_t row = 0; row < report.rows; ++row) {
+    const bool listed = bad < result->bad_row_indices.size() && result->bad_row_indices[bad] == row;
+    size_t e = listed ? static_cast<size_t>(result->bad_error_offsets[bad]) : 0;
+    const size_t end = listed ? static_cast<size_t>(result->bad_error_offsets[bad + 1]) : 0;
+    if (row < late) {
+      for (; e < end && result->bad_errors[e].check == kMalformedCheckName; ++e) errors.push_back(result->bad_errors[e]);
+      for (const SchemaError& error : report.schema_errors) errors.push_back({kSchemaCheckName, error.message});
+    }
+    for (; e < end; ++e) errors.push_back(std::move(result->bad_errors[e]));
+    if (listed) ++bad;
+    rows.push_back(row);
+    offsets.push_back(static_cast<int64_t>(errors.size()));
+  }
+  result->bad_row_indices = std::move(rows);
+  result->bad_error_offsets = std::move(offsets);
+  result->bad_errors = std::move(errors);
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const Validator>> Validator::FromRules(const RuleSet& rules) {
@@ -103,6 +131,7 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   }
   ASSIGN_OR_RETURN(result.report, RunValidation(plan_, source, run_options));
   result.report.inputs = std::move(inputs);
+  if (options.collect_bad_rows && result.report.rows_before_schema_error > 0) MarkEarlierRowsBad(result.report, &result);
   return result;
 }
 

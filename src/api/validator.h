@@ -25,7 +25,7 @@
 namespace griffin {
 
 struct ValidationOptions {
-  int64_t max_violations = 1000;
+  int64_t max_violations = kDefaultMaxViolations;
   int threads = 0;               // 0: all cores
   int64_t batch_rows = 65536;
   // Fill ValidationResult::bad_row_indices, and the per-row errors and raw

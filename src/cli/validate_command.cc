@@ -136,6 +136,38 @@ Status UpdateSchemaCache(RunStore& store, const std::string& rules_sha256, const
   return Status::OK();
 }
 
+// Writes the outputs again after a schema error that was found only after
+// some rows had gone to --clean (a later input, a later batch, or a JSON
+// lines column that appears in no line): a second pass over the inputs with
+// the schema errors known from its first row, so every row lands in
+// --quarantine, in order. Standard input cannot be read twice: then the
+// outputs are not written at all (an error, exit 3), never written wrong.
+Status RewriteOutputsForSchemaError(const ValidateArgs& args, const PreparedRun& prepared,
+                                    const std::optional<RunTicket>& ticket, RunOptions run_options,
+                                    const Report& report, Outputs* outputs) {
+  const SchemaError& first = report.schema_errors.front();
+  for (const std::string& input : prepared.inputs) {
+    if (input != "-") continue;
+    return Status::InputError("<stdin>: schema error (" + first.column + ": " + first.message + ") found after row " +
+                              std::to_string(report.rows_before_schema_error) +
+                              "; standard input cannot be read again to send the rows already judged clean to "
+                              "--quarantine, so neither --clean nor --quarantine was written (validate a file instead)");
+  }
+  outputs->Abort();
+  const char delimiter = prepared.read_options.delimiter.value_or(
+      prepared.read_options.format == InputFormat::kTsv ? '\t' : ',');
+  RETURN_IF_ERROR(outputs->Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter));
+  run_options.known_schema_errors = report.schema_errors;
+  run_options.progress = nullptr;
+  run_options.profile_columns = false;
+  ASSIGN_OR_RETURN(auto source, OpenInputs(prepared.inputs, prepared.read_options));
+  ASSIGN_OR_RETURN(Report again, RunValidation(prepared.plan, *source, run_options));
+  if (again.rows != report.rows)
+    return Status::InputError("the inputs changed while they were read twice (" + std::to_string(report.rows) +
+                              " rows, then " + std::to_string(again.rows) + "); no outputs were written");
+  return Status::OK();
+}
+
 void PrintError(const Status& status) { std::fprintf(stderr, "griffin: %s\n", status.message().c_str()); }
 
 }  // namespace
@@ -195,6 +227,11 @@ int RunValidateCommand(const ValidateArgs& args) {
     return RunValidation(prepared->plan, *source, run_options);
   }();
   progress.Clear();
+  if (report.ok() && outputs.any() && report->rows_before_schema_error > 0) {
+    // A schema error found after rows went to --clean: every row is bad.
+    output_status = RewriteOutputsForSchemaError(args, *prepared, ticket, run_options, *report, &outputs);
+    if (!output_status.ok()) outputs.Abort();
+  }
   if (!report.ok()) {
     outputs.Abort();
     if (store && ticket) (void)store->AbortRun(run_id, report.status().message());
@@ -204,7 +241,8 @@ int RunValidateCommand(const ValidateArgs& args) {
   report->run_id = run_id;
   report->inputs = prepared->inputs;
 
-  auto committed = outputs.Commit();
+  Result<std::vector<OutputSummary>> committed =
+      output_status.ok() ? outputs.Commit() : Result<std::vector<OutputSummary>>(std::vector<OutputSummary>{});
   if (!committed.ok()) {
     outputs.Abort();
     if (store && ticket) (void)store->AbortRun(run_id, committed.status().message());
@@ -246,7 +284,7 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   cmd->add_option("--format", args->format, "Report format on stdout: text (for people), json, junit")
       ->capture_default_str();
   cmd->add_option("--max-violations", args->max_violations,
-                  "How many row violations the report lists (counts are always exact)")->capture_default_str();
+                  "How many row violations the report lists per check (counts are always exact)")->capture_default_str();
   cmd->add_option("--quarantine", args->quarantine_path,
                   "Write every bad row there (.csv .tsv .jsonl .parquet .arrow) with _griffin_row and _griffin_errors");
   cmd->add_option("--clean", args->clean_path, "Write every row that is not bad there (.csv .tsv .jsonl .parquet .arrow)");

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "report/report.h"
+
 namespace CLI {
 class App;
 }
@@ -17,7 +19,7 @@ struct ValidateArgs {
   std::string rules_path;
   std::vector<std::string> inputs;
   std::string format = "text";
-  int64_t max_violations = 1000;
+  int64_t max_violations = kDefaultMaxViolations;
   std::string quarantine_path, clean_path;
   int threads = 0;
   bool no_store = false;

@@ -99,7 +99,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   const auto start = Clock::now();
   const int threads = ResolveThreads(options.threads);
   BatchEvaluator evaluator(plan, options.profile_columns);
-  Merger merger(plan, options.max_violations, options.on_rows);
+  Merger merger(plan, MergerOptions{options.max_violations, options.known_schema_errors}, options.on_rows);
   const int64_t max_in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 1;
   Status failure;
   auto last_progress = start - std::chrono::seconds(1);  // the first merged batch reports
@@ -168,7 +168,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
     }
   }
   if (!failure.ok()) return failure;
-  Report report = merger.Finish();
+  Report report = merger.Finish(source.is_text());
   report.griffin_version = GRIFFIN_VERSION;
   report.threads = threads;
   report.input_bytes = source.bytes_read();

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "io/input_source.h"
 #include "plan/plan.h"
@@ -31,7 +32,10 @@ struct Progress {
 
 struct RunOptions {
   int threads = 0;                 // 0: all cores
-  int64_t max_violations = 1000;
+  int64_t max_violations = kDefaultMaxViolations;  // listed per check
+  // Schema errors found by an earlier pass over the same input (see
+  // Report::rows_before_schema_error): every row is bad from the first batch.
+  std::vector<SchemaError> known_schema_errors;
   // Called from the calling thread after merged batches, at most every 100 ms.
   std::function<void(const Progress&)> progress;
   // Receives each batch's row verdicts in input order (clean/quarantine outputs).

@@ -52,11 +52,15 @@ MetricNeeds NeedsOf(TableMetric metric) {
 
 }  // namespace
 
-Merger::Merger(std::shared_ptr<const Plan> plan, int64_t max_violations, RowConsumer row_consumer)
-    : plan_(std::move(plan)), max_violations_(max_violations), row_consumer_(std::move(row_consumer)) {
+Merger::Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsumer row_consumer)
+    : plan_(std::move(plan)),
+      max_violations_(options.max_violations),
+      schema_errors_(std::move(options.known_schema_errors)),
+      row_consumer_(std::move(row_consumer)) {
   const size_t num_checks = plan_->checks().size();
   evaluated_.assign(num_checks, 0);
   violations_.assign(num_checks, 0);
+  listed_.assign(num_checks, 0);
   unique_sets_.resize(num_checks);
   int_sets_.resize(num_checks);
   column_checks_.assign(num_checks, nullptr);
@@ -141,15 +145,28 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
   }
 }
 
+void Merger::AddSchemaProblems(const BatchResult& result) {
+  for (const SchemaProblem& problem : result.schema_problems) {
+    bool seen = false;
+    for (const SchemaError& e : schema_errors_) seen = seen || (e.column == problem.column && e.message == problem.message);
+    if (!seen) schema_errors_.push_back({problem.column, problem.message});
+  }
+}
+
 Status Merger::Merge(BatchResult& result) {
   const Batch& batch = *result.batch;
   const int64_t base = rows_;
+  // Only text inputs keep raw records (and have malformed ones).
+  if (!batch.raw_records.empty() || !batch.malformed_records.empty()) saw_text_batch_ = true;
+  AddSchemaProblems(result);
+  if (schema_errors_.empty()) rows_before_schema_error_ += batch.num_rows;
   std::vector<std::vector<int64_t>> first_rows(plan_->checks().size());
   MergeUnique(result, base, &first_rows);
+  // A schema error makes every row bad (rules-v1, amended 2026-12-03).
+  if (!schema_errors_.empty()) std::fill(result.bad.begin(), result.bad.end(), uint8_t{1});
   // The listed violations first: the row verdicts reuse their messages.
   std::vector<std::vector<int32_t>> listed(plan_->checks().size());
-  if (static_cast<int64_t>(violations_list_.size()) < max_violations_)
-    CollectViolations(result, base, first_rows, &listed);
+  CollectViolations(result, base, first_rows, &listed);
   if (row_consumer_) RETURN_IF_ERROR(EmitRowVerdicts(result, base, first_rows, listed));
   if (!result.profiles.empty()) {
     profiles_.resize(result.profiles.size());
@@ -172,11 +189,6 @@ Status Merger::Merge(BatchResult& result) {
   }
   input_rows_[batch.input_index] += batch.num_rows;
 
-  for (const SchemaProblem& problem : result.schema_problems) {
-    bool seen = false;
-    for (const SchemaError& e : schema_errors_) seen = seen || (e.column == problem.column && e.message == problem.message);
-    if (!seen) schema_errors_.push_back({problem.column, problem.message});
-  }
   if (!batch.column_seen.empty()) {
     std::vector<uint8_t>& seen = json_columns_seen_[batch.input_index];
     seen.resize(plan_->columns().size(), 0);
@@ -193,9 +205,7 @@ Status Merger::Merge(BatchResult& result) {
   for (size_t c = 0; c < result.checks.size(); ++c) {
     evaluated_[c] += result.checks[c].evaluated;
     violations_[c] += result.checks[c].violations;
-    total_violations_ += result.checks[c].violations;
   }
-  total_violations_ += static_cast<int64_t>(batch.malformed_records.size());
   malformed_rows_ += static_cast<int64_t>(batch.malformed_records.size());
   int64_t bad_rows = 0;  // a local sum: the compiler vectorizes it (a member could alias the bytes)
   for (int64_t r = 0; r < batch.num_rows; ++r) bad_rows += result.bad[r];
@@ -243,29 +253,45 @@ Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
   verdicts.base_row = base;
   verdicts.bad = result.bad.data();
   verdicts.columns = &result.columns;
-  verdicts.errors.reserve(entries.size());
   verdicts.error_offsets.push_back(0);
-  for (size_t e = 0; e < entries.size(); ++e) {
-    const Entry& entry = entries[e];
-    if (verdicts.bad_rows.empty() || verdicts.bad_rows.back() != entry.row) {
-      if (!verdicts.bad_rows.empty()) verdicts.error_offsets.push_back(static_cast<uint32_t>(verdicts.errors.size()));
-      verdicts.bad_rows.push_back(entry.row);
-    }
+  auto open_row = [&](int32_t row) {
+    if (!verdicts.bad_rows.empty()) verdicts.error_offsets.push_back(static_cast<uint32_t>(verdicts.errors.size()));
+    verdicts.bad_rows.push_back(row);
+  };
+  auto append = [&](const Entry& entry) {
     if (entry.position < 0) {
-      verdicts.errors.push_back({"malformed", batch.malformed_records[entry.ordinal].reason});
-      continue;
+      verdicts.errors.push_back({kMalformedCheckName, batch.malformed_records[entry.ordinal].reason});
+      return;
     }
     const CheckInfo& info = plan_->checks()[entry.position];
     const std::vector<int32_t>& listed_here = listed[entry.position];
     if (entry.ordinal < listed_here.size() && listed_here[entry.ordinal] >= 0) {  // formatted for the list
       verdicts.errors.push_back({info.name, violations_list_[listed_here[entry.ordinal]].message});
-      continue;
+      return;
     }
     const int slot = check_slot_[entry.position];
     JsonScalar value = slot >= 0 ? ValueAsRead(batch, result.input_column[slot], entry.row) : JsonScalar::Null();
     const int64_t first = first_rows[entry.position].empty() ? -1 : first_rows[entry.position][entry.ordinal];
     verdicts.errors.push_back(
         {info.name, ViolationMessage(*plan_, entry.position, column_checks_[entry.position], value, base + entry.row, first)});
+  };
+  if (schema_errors_.empty()) {
+    verdicts.errors.reserve(entries.size());
+    for (const Entry& entry : entries) {
+      if (verdicts.bad_rows.empty() || verdicts.bad_rows.back() != entry.row) open_row(entry.row);
+      append(entry);
+    }
+  } else {
+    // Every row is bad: its malformed entry, then the schema errors (they
+    // are why the row cannot be trusted), then its check violations.
+    verdicts.errors.reserve(entries.size() + static_cast<size_t>(batch.num_rows) * schema_errors_.size());
+    size_t e = 0;
+    for (int32_t row = 0; row < batch.num_rows; ++row) {
+      open_row(row);
+      for (; e < entries.size() && entries[e].row == row && entries[e].position < 0; ++e) append(entries[e]);
+      for (const SchemaError& error : schema_errors_) verdicts.errors.push_back({kSchemaCheckName, error.message});
+      for (; e < entries.size() && entries[e].row == row; ++e) append(entries[e]);
+    }
   }
   verdicts.error_offsets.push_back(static_cast<uint32_t>(verdicts.errors.size()));
   return row_consumer_(verdicts);
@@ -299,29 +325,34 @@ void Merger::CollectViolations(const BatchResult& result, int64_t base,
                                const std::vector<std::vector<int64_t>>& first_rows,
                                std::vector<std::vector<int32_t>>* listed) {
   const Batch& batch = *result.batch;
-  const size_t room = static_cast<size_t>(max_violations_) - violations_list_.size();
+  // The first violations of each check, up to its room: batches come in row
+  // order, so the list stays ordered by row once each batch's part is sorted.
+  auto room = [&](int64_t listed) { return static_cast<size_t>(std::max<int64_t>(0, max_violations_ - listed)); };
   std::vector<PendingViolation> pending;
-  for (size_t i = 0; i < batch.malformed_records.size() && i < room; ++i) {
+  const size_t malformed_room = room(listed_malformed_);
+  for (size_t i = 0; i < batch.malformed_records.size() && i < malformed_room; ++i) {
     int32_t r = static_cast<int32_t>(batch.malformed_records[i].row_in_batch);
     pending.push_back({base + r, -1, -1, r, i});
   }
+  listed_malformed_ += static_cast<int64_t>(std::min(malformed_room, batch.malformed_records.size()));
   for (size_t c = 0; c < result.checks.size(); ++c) {
     const auto& rows = result.checks[c].rows;
-    for (size_t i = 0; i < rows.size() && i < room; ++i) {
+    const size_t check_room = room(listed_[c]);
+    for (size_t i = 0; i < rows.size() && i < check_room; ++i) {
       int64_t first = first_rows[c].empty() ? -1 : first_rows[c][i];
       pending.push_back({base + rows[i], static_cast<int>(c), first, rows[i], i});
     }
+    listed_[c] += static_cast<int64_t>(std::min(check_room, rows.size()));
   }
   std::sort(pending.begin(), pending.end(), [](const PendingViolation& a, const PendingViolation& b) {
     return a.row != b.row ? a.row < b.row : a.position < b.position;
   });
-  if (pending.size() > room) pending.resize(room);
   for (const PendingViolation& p : pending) {
     ViolationReport v;
     v.row = p.row;
     if (p.position < 0) {
       const MalformedRecord& record = batch.malformed_records[p.ordinal];
-      v.check = "malformed";
+      v.check = kMalformedCheckName;
       std::string raw = record.raw.size() > kMaxRawValueBytes ? record.raw.substr(0, kMaxRawValueBytes) : record.raw;
       v.value = JsonScalar::String(std::move(raw));
       v.message = record.reason;
@@ -421,7 +452,21 @@ CheckReport Merger::TableCheckReport(const TablePlan& table) const {
   return report;
 }
 
-Report Merger::Finish() {
+CheckReport Merger::MalformedCheckReport() const {
+  CheckReport check;
+  check.name = kMalformedCheckName;
+  check.check = kMalformedCheckName;
+  check.severity = SeverityName(Severity::kError);
+  check.evaluated = rows_;
+  check.violations = malformed_rows_;
+  check.pass_rate = rows_ == 0 ? 1.0 : static_cast<double>(rows_ - malformed_rows_) / static_cast<double>(rows_);
+  check.mostly = plan_->rules().source.malformed_mostly;
+  check.passed = check.pass_rate >= check.mostly;
+  return check;
+}
+
+Report Merger::Finish(bool text_input) {
+  const bool schema_error_before_finish = !schema_errors_.empty();
   for (const auto& [input_index, seen] : json_columns_seen_) {
     for (size_t slot = 0; slot < seen.size(); ++slot) {
       const ColumnPlan& column = plan_->columns()[slot];
@@ -433,20 +478,31 @@ Report Merger::Finish() {
       if (!duplicate) schema_errors_.push_back({column.name, message});
     }
   }
+  if (!schema_error_before_finish) rows_before_schema_error_ = rows_;  // found only now (or never)
+  // A schema error makes every row bad (rules-v1, amended 2026-12-03).
+  const bool schema_failed = !schema_errors_.empty();
   Report report;
   report.dataset = plan_->rules().dataset;
   report.rules_sha256 = plan_->rules().sha256;
   report.rows = rows_;
-  report.bad_rows = bad_rows_;
+  report.bad_rows = schema_failed ? rows_ : bad_rows_;
   report.malformed_rows = malformed_rows_;
-  report.quality_score = rows_ == 0 ? 1.0 : static_cast<double>(rows_ - bad_rows_) / static_cast<double>(rows_);
+  report.quality_score = schema_failed ? 0.0
+                         : rows_ == 0  ? 1.0
+                                       : static_cast<double>(rows_ - bad_rows_) / static_cast<double>(rows_);
   report.score_min = plan_->rules().score_min;
   report.schema_errors = schema_errors_;
+  report.rows_before_schema_error = schema_failed ? rows_before_schema_error_ : 0;
   report.violations = std::move(violations_list_);
-  report.violations_truncated = total_violations_ > static_cast<int64_t>(report.violations.size());
+  report.violations_truncated = malformed_rows_ > max_violations_;
+  for (int64_t count : violations_) report.violations_truncated = report.violations_truncated || count > max_violations_;
   std::vector<const TablePlan*> table_by_check(plan_->checks().size(), nullptr);
   for (const TablePlan& table : plan_->table()) table_by_check[table.check_index] = &table;
-  bool passed = schema_errors_.empty();
+  bool passed = !schema_failed;
+  if (text_input || saw_text_batch_) {  // rules-v1: the `malformed` check comes first
+    report.checks.push_back(MalformedCheckReport());
+    passed = passed && report.checks.back().passed;
+  }
   for (size_t c = 0; c < plan_->checks().size(); ++c) {
     const CheckInfo& info = plan_->checks()[c];
     CheckReport check;

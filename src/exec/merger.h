@@ -1,8 +1,10 @@
 // The in-order stage of a run: takes BatchResults strictly in input order and
 // does everything that depends on order or on the whole input: first
-// occurrences for `unique`, table-check aggregates, the capped violations
-// list, bad-row counts. Single-threaded by design; this is what makes the
-// report identical for any thread count and batch size.
+// occurrences for `unique`, table-check aggregates, the violations list
+// (capped per check), bad-row counts, the `malformed` check of text inputs and
+// the schema-error rule (every row bad, quality_score 0). Single-threaded by
+// design; this is what makes the report identical for any thread count and
+// batch size.
 #pragma once
 
 #include <functional>
@@ -20,18 +22,30 @@
 
 namespace griffin {
 
+struct MergerOptions {
+  // Row violations listed per check (the `malformed` check included).
+  int64_t max_violations = kDefaultMaxViolations;
+  // Schema errors known before the first batch (found by an earlier pass over
+  // the same input): every row is bad from the first batch on.
+  std::vector<SchemaError> known_schema_errors;
+};
+
 class Merger {
  public:
-  // Receives every batch's row verdicts, in input order (clean/quarantine sinks).
+  // Receives every batch's row verdicts, in input order (clean/quarantine
+  // sinks). Once a schema error is known every row is bad, and each row's
+  // errors hold one entry per schema error, check "schema".
   using RowConsumer = std::function<Status(const RowVerdicts&)>;
 
-  Merger(std::shared_ptr<const Plan> plan, int64_t max_violations, RowConsumer row_consumer = nullptr);
+  Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsumer row_consumer = nullptr);
 
   // Merges the next batch (in input order). Errors come from the row consumer.
   Status Merge(BatchResult& result);
 
-  // Builds the report (checks, verdict, score). Inputs/ids/timing are the caller's.
-  Report Finish();
+  // Builds the report (checks, verdict, score). Inputs/ids/timing are the
+  // caller's. `text_input`: the input was text (InputSource::is_text), so the
+  // report lists the `malformed` check first (also known from text batches).
+  Report Finish(bool text_input);
 
   // Sizes the unique/distinct sets for about `expected_rows` rows, so that a
   // large input does not rehash its way up (the engine estimates it from the
@@ -50,12 +64,15 @@ class Merger {
     size_t ordinal;     // index into a per-check list
   };
   void MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows);
-  // Lists the batch's first violations (up to max_violations_ in all);
+  // Adds the batch's schema problems to schema_errors_ (each once).
+  void AddSchemaProblems(const BatchResult& result);
+  // Lists the batch's first violations (up to max_violations_ per check);
   // (*listed)[check][ordinal] = the index in violations_list_ of a listed one.
   void CollectViolations(const BatchResult& result, int64_t base,
                          const std::vector<std::vector<int64_t>>& first_rows,
                          std::vector<std::vector<int32_t>>* listed);
   CheckReport TableCheckReport(const TablePlan& table) const;
+  CheckReport MalformedCheckReport() const;
   // Hands the row verdicts to the row consumer, reusing the messages of listed violations.
   Status EmitRowVerdicts(const BatchResult& result, int64_t base,
                          const std::vector<std::vector<int64_t>>& first_rows,
@@ -65,8 +82,11 @@ class Merger {
   std::shared_ptr<const Plan> plan_;
   int64_t max_violations_;
   int64_t rows_ = 0, bad_rows_ = 0, malformed_rows_ = 0;
-  int64_t total_violations_ = 0;
+  int64_t rows_before_schema_error_ = 0;
+  bool saw_text_batch_ = false;
   std::vector<int64_t> evaluated_, violations_;
+  std::vector<int64_t> listed_;        // per check index: violations listed so far
+  int64_t listed_malformed_ = 0;
   std::vector<std::unique_ptr<UniqueSet>> unique_sets_;      // per check index: string column / row unique
   std::vector<std::unique_ptr<IntKeySet>> int_sets_;         // per check index: numeric column unique
   std::vector<std::unique_ptr<ColumnMetrics>> metrics_;      // per column slot

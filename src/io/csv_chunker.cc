@@ -68,6 +68,7 @@ class CsvSource : public InputSource {
 
   int64_t bytes_read() const override { return chunker_.bytes_consumed(); }
   int64_t total_bytes() const override { return total_bytes_; }
+  bool is_text() const override { return true; }
 
  private:
   Status ReadHeader() {

@@ -38,6 +38,7 @@ class ChainedSource : public InputSource {
         ASSIGN_OR_RETURN(auto opened, OpenInput(paths_[next_input_], options_,
                                                 static_cast<int>(next_input_)));
         std::lock_guard<std::mutex> lock(mutex_);
+        any_text_ = any_text_ || opened->is_text();
         current_ = std::move(opened);
         ++next_input_;
       }
@@ -55,6 +56,10 @@ class ChainedSource : public InputSource {
     return finished_bytes_ + (current_ ? current_->bytes_read() : 0);
   }
   int64_t total_bytes() const override { return total_bytes_; }
+  bool is_text() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return any_text_;
+  }
 
  private:
   std::vector<std::string> paths_;
@@ -64,6 +69,7 @@ class ChainedSource : public InputSource {
   mutable std::mutex mutex_;  // guards current_ (replaced) and finished_bytes_
   std::unique_ptr<InputSource> current_;
   int64_t finished_bytes_ = 0;
+  bool any_text_ = false;
 };
 
 }  // namespace

@@ -55,6 +55,10 @@ class InputSource {
   virtual int64_t bytes_read() const = 0;
   // Total input bytes when known (files), else -1 (stdin).
   virtual int64_t total_bytes() const = 0;
+  // True for text inputs (CSV, TSV, JSON lines), whose unreadable records are
+  // malformed rows: their report carries the `malformed` check (rules-v1).
+  // A chain of inputs is text when any input opened so far is.
+  virtual bool is_text() const { return false; }
 };
 
 // Opens one input path: a file, or "-" for standard input (CSV unless

@@ -219,6 +219,7 @@ class JsonlSource : public InputSource {
   }
   int64_t bytes_read() const override { return chunker_.bytes_consumed(); }
   int64_t total_bytes() const override { return total_bytes_; }
+  bool is_text() const override { return true; }
 
  private:
   LineScanner scanner_;

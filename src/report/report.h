@@ -9,6 +9,11 @@
 
 namespace griffin {
 
+// How many row violations a report lists per check when the caller does not
+// say (cli-and-report-v1 `--max-violations`, amended 2026-12-03: per check,
+// so that a noisy check cannot hide every example of another).
+inline constexpr int64_t kDefaultMaxViolations = 100;
+
 // A JSON scalar as it should be written: null, a string, or a raw JSON token
 // (a number or true/false, already valid JSON).
 struct JsonScalar {
@@ -93,6 +98,12 @@ struct Report {
   // In the reports too: how each input's schema changed since the last run of
   // the same rules over it ("in.csv: column 'x' added"), from the run store.
   std::vector<std::string> schema_changes;
+  // Not in the reports: when schema_errors is not empty, how many rows were
+  // merged (and handed to a row consumer with their per-check verdicts, some
+  // as clean) before the first schema error was known: 0 when it was known
+  // from the first batch. A front end whose outputs took those rows must redo
+  // them, since a schema error makes every row bad (rules-v1).
+  int64_t rows_before_schema_error = 0;
 };
 
 }  // namespace griffin

@@ -106,14 +106,20 @@ std::string ReportToText(const Report& report, bool color) {
       out += "    row " + Pad(std::to_string(v.row), 10) + Shorten(v.message) + "\n";
     }
   }
+  // Malformed records of a tolerated (passing) `malformed` check, or of a
+  // report without that check (stored before it existed): still worth showing.
+  bool malformed_listed = false;
+  for (const CheckReport& c : report.checks) malformed_listed = malformed_listed || (c.name == "malformed" && !c.passed);
   int malformed_shown = 0;
   for (const ViolationReport& v : report.violations) {
-    if (v.check != "malformed" || malformed_shown++ == kExamplesPerCheck) continue;
-    if (malformed_shown == 1) out += std::string(red) + "malformed records" + reset + "\n";
+    if (malformed_listed || v.check != "malformed" || malformed_shown++ == kExamplesPerCheck) continue;
+    if (malformed_shown == 1) out += std::string(yellow) + "malformed records" + reset + "\n";
     out += "    row " + Pad(std::to_string(v.row), 10) + Shorten(v.message) + "\n";
   }
+  // JSON lists as many as text does (--max-violations per check); text shows
+  // a few examples of each failing check.
   if (report.violations_truncated)
-    out += "\n(violations list truncated; counts are exact. Use --max-violations or --format json for more.)\n";
+    out += "\n(a check had more violations than listed; counts are exact. --max-violations N lists up to N per check.)\n";
   return out;
 }
 

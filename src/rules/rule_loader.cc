@@ -50,6 +50,17 @@ Result<char> ReadOneChar(const YamlContext& ctx, const Field& field, bool allow_
   return text[0];
 }
 
+// `malformed: {mostly: 0.999}`: the pass rate the `malformed` check needs.
+Status LoadMalformed(const YamlContext& ctx, const Field& field, double* mostly) {
+  ASSIGN_OR_RETURN(std::vector<Field> entries,
+                   rules_internal::MapFields(ctx, field, "a map like {mostly: 0.999}"));
+  for (const Field& entry : entries) {
+    if (entry.key != "mostly") return rules_internal::UnknownKey(ctx, entry, {"mostly"});
+    ASSIGN_OR_RETURN(*mostly, rules_internal::ReadNumberInRange(ctx, entry, 0.0, 1.0));
+  }
+  return Status::OK();
+}
+
 Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* source) {
   if (field.node.IsNull()) return Status::OK();
   ASSIGN_OR_RETURN(std::vector<Field> entries, rules_internal::MapFields(ctx, field));
@@ -79,9 +90,11 @@ Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* sou
         ASSIGN_OR_RETURN(std::string value, rules_internal::ReadString(ctx, item));
         source->null_values.push_back(std::move(value));
       }
+    } else if (entry.key == "malformed") {
+      RETURN_IF_ERROR(LoadMalformed(ctx, entry, &source->malformed_mostly));
     } else {
-      return rules_internal::UnknownKey(ctx, entry,
-                                        {"format", "delimiter", "header", "null_values", "quote"});
+      return rules_internal::UnknownKey(ctx, entry, {"format", "delimiter", "header", "null_values", "quote",
+                                                     "malformed"});
     }
   }
   return Status::OK();
@@ -98,7 +111,8 @@ Status LoadScore(const YamlContext& ctx, const Field& field, std::optional<doubl
   return Status::OK();
 }
 
-// A row check's name (chosen by the writer) must differ from every other
+// A row check's name (chosen by the writer) must not be a reserved name
+// (IsReservedCheckName) and must differ from every other
 // check's name. Generated names (`<column>.<check>`, `<column>.<metric>`,
 // `table.<metric>`) may repeat: two quantiles of one column are both
 // `<column>.quantile` (docs/semantics.md, "Report"). The later one in the file
@@ -126,6 +140,10 @@ Status CheckRowNamesAreUnique(const YamlContext& ctx, const RuleSet& rules) {
                    [](const Named& a, const Named& b) { return a.location < b.location; });
   std::map<std::string, const Named*> first;
   for (const Named& later : named) {
+    if (later.row_index >= 0 && IsReservedCheckName(later.name)) {
+      return ctx.Error(later.location.line, "rows[" + std::to_string(later.row_index) + "].name",
+                       "'" + later.name + "' is reserved for the report's own check (choose another name)");
+    }
     auto [previous, inserted] = first.emplace(later.name, &later);
     const Named& earlier = *previous->second;
     if (inserted || (later.row_index < 0 && earlier.row_index < 0)) continue;

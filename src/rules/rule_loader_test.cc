@@ -21,7 +21,7 @@ std::string TextError(const std::string& text) {
   return rules.status().message();
 }
 
-// The full example of shared/spec/rules-v1.md.
+// The full example of rules-v1 (docs/rules.md, "The contract").
 constexpr const char* kSpecExample = R"(griffin: 1                     # rule-file format version (required)
 dataset: transactions          # name used in reports, history and lineage (required)
 description: Settlement feed   # free text (optional)
@@ -201,7 +201,21 @@ TEST(Source, Errors) {
   EXPECT_EQ(BodyError("source:\n  quote: ''\n"), "r.yaml:4: source.quote: expected one character, found ''");
   EXPECT_EQ(BodyError("source:\n  encoding: utf8\n"),
             "r.yaml:4: source.encoding: unknown key (expected one of: format, delimiter, header, "
-            "null_values, quote)");
+            "null_values, quote, malformed)");
+}
+
+// rules-v1, amended 2026-12-03: `source.malformed.mostly` is the pass rate the
+// report's `malformed` check needs (1.0 when not given).
+TEST(Source, MalformedMostly) {
+  EXPECT_EQ(LoadBody("columns:\n  a: {}\n")->source.malformed_mostly, 1.0);
+  EXPECT_EQ(LoadBody("source:\n  malformed: {mostly: 0.999}\n")->source.malformed_mostly, 0.999);
+  EXPECT_EQ(LoadBody("source:\n  malformed: {mostly: 0}\n")->source.malformed_mostly, 0.0);
+  EXPECT_EQ(BodyError("source:\n  malformed: {mostly: 1.5}\n"),
+            "r.yaml:4: source.malformed.mostly: must be between 0 and 1, found 1.5");
+  EXPECT_EQ(BodyError("source:\n  malformed:\n    severity: warn\n"),
+            "r.yaml:5: source.malformed.severity: unknown key (expected one of: mostly)");
+  EXPECT_EQ(BodyError("source:\n  malformed: 0.9\n"),
+            "r.yaml:4: source.malformed: expected a map like {mostly: 0.999}, found '0.9'");
 }
 
 TEST(Score, MinAndErrors) {
@@ -221,6 +235,16 @@ TEST(RuleLoaderErrors, DuplicateRowCheckNames) {
   EXPECT_EQ(BodyError("rows:\n  - {name: table.row_count, expr: 'a > 1'}\n"
                       "table:\n  - row_count: {min: 1}\n"),
             "r.yaml:4: rows[0].name: duplicate check name 'table.row_count' (also at line 6)");
+}
+
+// `malformed` and `schema` name the report's own checks and reasons.
+TEST(RuleLoaderErrors, ReservedRowCheckNames) {
+  EXPECT_EQ(BodyError("columns:\n  a: {type: int64}\nrows:\n  - {name: malformed, expr: 'a > 1'}\n"),
+            "r.yaml:6: rows[0].name: 'malformed' is reserved for the report's own check (choose another name)");
+  EXPECT_EQ(BodyError("rows:\n  - {name: ok, expr: 'a > 1'}\n  - {name: schema, unique: [a]}\n"),
+            "r.yaml:5: rows[1].name: 'schema' is reserved for the report's own check (choose another name)");
+  // A column named `malformed` is fine: its checks are `malformed.<check>`.
+  EXPECT_EQ(BodyError("columns:\n  malformed: {not_null: true}\n"), "OK");
 }
 
 TEST(RuleLoader, GeneratedCheckNamesMayRepeat) {

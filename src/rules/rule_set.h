@@ -101,7 +101,19 @@ struct SourceOptions {
   bool header = true;
   std::vector<std::string> null_values = {""};
   char quote = '"';
+  // `malformed: {mostly: ..}`: the pass rate the report's `malformed` check
+  // needs (rules-v1, amended 2026-12-03); 1.0 fails on any malformed record.
+  double malformed_mostly = 1.0;
 };
+
+// Names the report gives to checks of its own: `malformed` (unreadable text
+// records) and `schema` (the reason of rows made bad by a schema error). A
+// row check may not take them.
+inline constexpr const char* kMalformedCheckName = "malformed";
+inline constexpr const char* kSchemaCheckName = "schema";
+inline bool IsReservedCheckName(const std::string& name) {
+  return name == kMalformedCheckName || name == kSchemaCheckName;
+}
 
 // `training:`, Griffin's extension of rules-v1 (docs/rules.md, "Training
 // telemetry"): checks on the loss and metrics a training job reports to

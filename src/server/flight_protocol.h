@@ -11,6 +11,7 @@
 #include <arrow/flight/types.h>
 #include <arrow/record_batch.h>
 
+#include "report/report.h"
 #include "rules/rule_set.h"
 #include "sinks/row_sink.h"
 #include "util/status.h"
@@ -20,7 +21,7 @@ namespace griffin::server {
 struct FlightTarget {
   std::string dataset;
   std::string batch_hash;       // "" : none
-  int64_t max_violations = 1000;
+  int64_t max_violations = kDefaultMaxViolations;
   bool store = true;
 };
 

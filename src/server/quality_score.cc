@@ -25,7 +25,10 @@ BatchScore BatchScoreOf(const Report& report, size_t max_checks) {
   score.bad_rows = report.bad_rows;
   score.rules_sha256 = report.rules_sha256;
   for (const SchemaError& error : report.schema_errors) score.reasons.push_back("schema: " + error.message);
-  if (report.malformed_rows > 0) {
+  bool malformed_check_failed = false;  // then the check's own reason below says it
+  for (const CheckReport& check : report.checks)
+    malformed_check_failed = malformed_check_failed || (check.name == "malformed" && !check.passed);
+  if (report.malformed_rows > 0 && !malformed_check_failed) {
     score.reasons.push_back("malformed: " + std::to_string(report.malformed_rows) + " of " +
                             std::to_string(report.rows) + " rows");
   }

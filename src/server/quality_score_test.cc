@@ -107,5 +107,24 @@ TEST(QualityScoreTest, BatchReasonsFromAReport) {
   EXPECT_FALSE(score.passed);
 }
 
+// A failing `malformed` check (rules-v1, amended 2026-12-03) is one reason,
+// not two; a tolerated one still says how many records were malformed.
+TEST(QualityScoreTest, MalformedCheckGivesOneReason) {
+  Report report;
+  report.rows = 4;
+  report.bad_rows = 3;
+  report.malformed_rows = 3;
+  CheckReport malformed;
+  malformed.name = "malformed";
+  malformed.severity = "error";
+  malformed.evaluated = 4;
+  malformed.violations = 3;
+  malformed.passed = false;
+  report.checks = {malformed};
+  EXPECT_EQ(BatchScoreOf(report, 5).reasons, (std::vector<std::string>{"malformed: 3 of 4 rows"}));
+  report.checks[0].passed = true;  // tolerated by source.malformed.mostly
+  EXPECT_EQ(BatchScoreOf(report, 5).reasons, (std::vector<std::string>{"malformed: 3 of 4 rows"}));
+}
+
 }  // namespace
 }  // namespace griffin::server

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "report/report.h"
 #include "server/api_keys.h"
 #include "server/batch_scores.h"
 #include "server/body_validation.h"
@@ -62,7 +63,7 @@ class ServiceCore {
   ServiceResult<std::shared_ptr<const Dataset>> DatasetFor(const Caller& caller, const std::string& name) const;
 
   struct ValidateOptions {
-    int64_t max_violations = 1000;
+    int64_t max_violations = kDefaultMaxViolations;
     bool store = true;         // record the run
     std::string batch_hash;    // remember the score under this hash ("" : no)
     std::string origin = "http";

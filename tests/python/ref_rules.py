@@ -53,6 +53,7 @@ class Rules:
     header: bool = True
     null_values: list = field(default_factory=lambda: [""])
     score_min: Optional[float] = None
+    malformed_mostly: float = 1.0        # source.malformed.mostly (rules-v1, 2026-12-03)
 
 
 def _plain(node):
@@ -174,6 +175,8 @@ def load_rules(text):
         rules.header = _flag(source["header"])
     if "null_values" in source:
         rules.null_values = ["" if v is None else v for v in source["null_values"]]
+    if (source.get("malformed") or {}).get("mostly") is not None:
+        rules.malformed_mostly = float(source["malformed"]["mostly"])
     body = doc.get("columns") or {}
     entries = body.items() if isinstance(body, dict) else [(e["name"], e) for e in body]
     column_checks = []

@@ -4,6 +4,9 @@ Implements rules-v1 and docs/semantics.md one row and one check at a time, with 
 code shared with the engine, and returns the JSON report of cli-and-report-v1
 (without griffin_version, run_id and elapsed_s). Row-check entries use
 "check": "expr" or "unique" and "column": null; their violations carry value null.
+As amended 2026-12-03: the `malformed` check comes first in `checks`, a schema
+error makes every row bad (quality_score 0), and at most `max_violations`
+violations are listed per check.
 
     report = validate(open("rules.yaml").read(), ["data.csv"], max_violations=10**9)
 
@@ -22,6 +25,7 @@ import ref_rules
 import ref_values
 
 MALFORMED_VALUE_BYTES = 1024
+DEFAULT_MAX_VIOLATIONS = 100  # per check
 
 
 class _CheckState:
@@ -98,7 +102,7 @@ def _read_inputs(rules, inputs):
             row += 1
 
 
-def validate(rules_text, inputs, max_violations=1000, now_micros=None, input_names=None):
+def validate(rules_text, inputs, max_violations=DEFAULT_MAX_VIOLATIONS, now_micros=None, input_names=None):
     rules = ref_rules.load_rules(rules_text)
     now_micros = now_micros if now_micros is not None else int(time.time() * 1e6)
     states = [_CheckState() for _ in rules.checks]
@@ -157,14 +161,25 @@ def validate(rules_text, inputs, max_violations=1000, now_micros=None, input_nam
                 "message": _message(check, column_name, value, row, default)}))
         bad_rows += row_is_bad
 
-    report_checks = [_report_check(c, s, rules, metrics, rows, now_micros)
-                     for c, s in zip(rules.checks, states)]
+    malformed_rate = (rows - malformed_rows) / rows if rows else 1.0
+    report_checks = [{"name": "malformed", "column": None, "check": "malformed", "severity": "error",
+                      "evaluated": rows, "violations": malformed_rows, "pass_rate": malformed_rate,
+                      "mostly": rules.malformed_mostly, "passed": malformed_rate >= rules.malformed_mostly}]
+    report_checks += [_report_check(c, s, rules, metrics, rows, now_micros)
+                      for c, s in zip(rules.checks, states)]
     schema_errors = [{"column": n, "message": f"required column {n} is missing"}
                      for n, c in rules.columns.items() if n in missing and c.required]
-    quality = (rows - bad_rows) / rows if rows else 1.0
+    if schema_errors:  # no row can be trusted
+        bad_rows = rows
+    quality = 0.0 if schema_errors else (rows - bad_rows) / rows if rows else 1.0
     passed = (all(c["passed"] for c in report_checks if c["severity"] == "error")
               and not schema_errors and (rules.score_min is None or quality >= rules.score_min))
     violations.sort(key=lambda v: (v[0], v[1]))
+    listed, per_check = [], {}
+    for violation in violations:  # the first max_violations of each check, in row order
+        per_check[violation[1]] = per_check.get(violation[1], 0) + 1
+        if per_check[violation[1]] <= max_violations:
+            listed.append(violation)
     return {
         "dataset": rules.dataset,
         "inputs": input_names if input_names is not None else
@@ -173,8 +188,8 @@ def validate(rules_text, inputs, max_violations=1000, now_micros=None, input_nam
         "rows": rows, "bad_rows": bad_rows, "malformed_rows": malformed_rows,
         "quality_score": quality, "passed": passed, "schema_errors": schema_errors,
         "checks": report_checks,
-        "violations": [v[2] for v in violations[:max_violations]],
-        "violations_truncated": len(violations) > max_violations,
+        "violations": [v[2] for v in listed],
+        "violations_truncated": len(listed) < len(violations),
     }
 
 

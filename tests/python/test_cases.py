@@ -269,13 +269,20 @@ def lint_expected_report(expected):
     if "passed" in expected and expected["passed"] != (expected["exit_code"] == 0):
         problems.append("passed disagrees with exit_code")
     rows, bad = expected.get("rows"), expected.get("bad_rows")
+    schema_failed = bool(expected.get("schema_errors"))
+    if schema_failed and rows is not None and bad is not None and bad != rows:
+        problems.append("a schema error makes every row bad: bad_rows should be rows")
     if rows is not None and bad is not None and "quality_score" in expected:
-        score = (rows - bad) / rows if rows else 1.0
+        score = 0.0 if schema_failed else (rows - bad) / rows if rows else 1.0
         if abs(score - expected["quality_score"]) > QUALITY_TOLERANCE:
             problems.append(f"quality_score should be {score}")
     for check in expected.get("checks", []):
         if "name" not in check:
             problems.append(f"check without name: {check}")
+        if check.get("name") == "malformed":
+            for key, total in (("evaluated", "rows"), ("violations", "malformed_rows")):
+                if key in check and total in expected and check[key] != expected[total]:
+                    problems.append(f"malformed.{key} should be {total}")
         if {"evaluated", "violations", "pass_rate"} <= check.keys():
             ev, vi = check["evaluated"], check["violations"]
             rate = (ev - vi) / ev if ev else 1.0

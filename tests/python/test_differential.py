@@ -71,7 +71,7 @@ def test_default_violation_limit(rules_path, tmp_path):
     data, _ = diff_data.random_csv(7, rows=1500)
     path = tmp_path / "many.csv"
     path.write_bytes(data)
-    expected = reference.validate(diff_data.RULES, [str(path)])  # max_violations=1000
+    expected = reference.validate(diff_data.RULES, [str(path)])  # the default: 100 per check
     assert expected["violations_truncated"]
     for threads, batch in ((1, 65536), (7, 64)):
         _, report, _ = griffin_cli.run_validate(rules_path, [path], threads, batch,

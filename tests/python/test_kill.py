@@ -96,7 +96,7 @@ def test_sigkill_never_leaves_partial_outputs(workdir):
     # Complete runs have all their check rows; aborted ones carry a reason.
     for (run_id,) in db.execute("select run_id from runs where status = 'complete'"):
         (checks,) = db.execute("select count(*) from check_results where run_id = ?", (run_id,)).fetchone()
-        assert checks == 6  # id.type id.unique amount.type amount.min tag.type tag.in
+        assert checks == 7  # malformed id.type id.unique amount.type amount.min tag.type tag.in
     # Temp files of killed runs are removed by the next run that writes the same output.
     leftovers = [p.name for p in workdir.iterdir() if ".tmp-" in p.name]
     assert leftovers == []

@@ -116,13 +116,15 @@ def test_tiny_report_by_hand():
     report = reference.validate(RULES, [CSV], input_names=["tiny.csv"])
     checks = {c["name"]: c for c in report["checks"]}
     assert [c["name"] for c in report["checks"]] == [
-        "id.type", "id.not_null", "id.unique", "n.type", "n.not_null", "n.min", "note.regex",
+        "malformed", "id.type", "id.not_null", "id.unique", "n.type", "n.not_null", "n.min", "note.regex",
         "positive_sum", "table.row_count", "n.quantile", "n.stddev", "n.null_fraction"]
     assert (report["rows"], report["malformed_rows"], report["bad_rows"]) == (6, 1, 4)
     assert report["quality_score"] == pytest.approx(2 / 6)
     assert report["passed"] is False
     assert {k: checks["id.unique"][k] for k in ("evaluated", "violations")} == {
         "evaluated": 5, "violations": 1}
+    assert {k: checks["malformed"][k] for k in ("evaluated", "violations", "passed")} == {
+        "evaluated": 6, "violations": 1, "passed": False}  # rules-v1, amended 2026-12-03
     assert checks["n.type"]["violations"] == 1 and checks["n.not_null"]["violations"] == 2
     assert checks["n.min"]["evaluated"] == 3 and checks["n.min"]["passed"] is True
     assert checks["note.regex"]["violations"] == 2      # "Y" and "z,z" (full match)
@@ -145,5 +147,5 @@ def test_reference_runs_on_every_differential_input():
         report = reference.validate(diff_data.RULES, [data], max_violations=10**9)
         assert report["rows"] >= rows  # an unterminated last record adds one row
         assert report["bad_rows"] >= report["malformed_rows"]
-        assert len(report["checks"]) == 54
+        assert len(report["checks"]) == 55  # 54 of the rule file, `malformed` first
     assert diff_data.random_csv(5) == diff_data.random_csv(5)
