@@ -82,7 +82,8 @@ class Report:
 
     @property
     def checks(self) -> List[Dict[str, Any]]:
-        """One dict per check, in rule-file order, as in the JSON report."""
+        """One dict per check, in rule-file order, as in the JSON report (for a
+        text input, the `malformed` check first)."""
         return _copy(self._parsed()["checks"])
 
     @property

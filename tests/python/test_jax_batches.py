@@ -155,8 +155,9 @@ def test_frames_pandas_and_numpy_dicts(setup):
     frame = setup["table"].to_pandas()
     from_pandas = collect(batches(frame, setup["validator"], batch_size=100, columns=["id"], drop_remainder=False))
     assert from_pandas["id"].tolist() == setup["clean"]["id"].to_pylist()
+    # Every required column is there: a missing one is a schema error, which makes every row bad.
     arrays = {"id": np.arange(10, dtype=np.int64), "x": np.linspace(0, 9, 10), "code": np.array(["USD"] * 10),
-              "flag": np.zeros(10, dtype=bool)}
+              "flag": np.zeros(10, dtype=bool), "note": np.array(["a"] * 10)}
     got = collect(batches(arrays, setup["validator"], batch_size=5, columns=["id", "x"]))
     assert got["id"].tolist() == list(range(10))
 

@@ -4,6 +4,7 @@ the bad-row mask, thread safety, the GIL released, and no copy of numeric data.
 
 Needs the package installed in the venv (.venv/bin/pip install --no-build-isolation .)
 and build/griffin (or $GRIFFIN_BIN) for the comparisons with the CLI."""
+import collections
 import json
 import subprocess
 import sys
@@ -62,7 +63,7 @@ def run_cli(*args):
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
-def cli_report(rules, inputs, threads=2, max_violations=1000):
+def cli_report(rules, inputs, threads=2, max_violations=griffin.DEFAULT_MAX_VIOLATIONS):
     done = run_cli("validate", "-r", rules, *inputs, "--format", "json", "--no-store",
                    "--threads", threads, "--max-violations", max_violations)
     assert done.returncode in (0, 1), done.stderr
@@ -111,7 +112,9 @@ def test_path_report_equals_cli_json(validator):
     assert report.passed is expected["passed"] is False
     assert report.checks == expected["checks"]
     assert report.violations == expected["violations"]
-    assert len(report.violations) == 50
+    listed = collections.Counter(v["check"] for v in report.violations)  # 50 per check at most
+    assert listed == {c["name"]: min(50, c["violations"]) for c in report.checks if c.get("violations")}
+    assert max(listed.values()) == 50
     assert set(report.violations[0]) >= {"row", "column", "check", "value", "message"}
 
 

@@ -97,7 +97,7 @@ def test_the_malformed_check_comes_first_for_text_and_is_absent_for_frames(tmp_p
     assert report.checks[0]["name"] == "malformed" and report.checks[0]["violations"] == 1
     assert report.passed is False
     frame_report = validator.validate(pd.DataFrame({"txn_id": ["a"], "amount": [1.0]}))
-    assert [c["name"] for c in frame_report.checks] == ["txn_id.not_null", "amount.min"]
+    assert [c["name"] for c in frame_report.checks] == ["txn_id.type", "txn_id.not_null", "amount.type", "amount.min"]
 
 
 def test_max_violations_is_per_check_with_the_cli_default():

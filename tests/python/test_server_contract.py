@@ -4,6 +4,8 @@ remembered batch the training gate scores), text bodies carry the `malformed`
 check, and max_violations counts per check with the CLI's default (HTTP query
 option, Flight descriptor, the Client's keyword). Each answer is compared with
 `griffin validate` on the same rows."""
+import time
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -41,26 +43,42 @@ def cli_report(tmp_path, text, name="d.csv", max_violations=None):
     return run_validate(tmp_path / "r.yaml", [tmp_path / name], max_violations=max_violations)[1]
 
 
-def test_a_schema_error_scores_zero_over_http_as_in_the_cli(client, tmp_path):
-    report = client.validate("tx", WRONG_FILE.encode(), content_type="text/csv", batch_hash="wrong-1")
+def recorded_run(client, run_count_before):
+    """The newest recorded run of tx, once the background writer has stored it."""
+    for _ in range(100):
+        runs = client.runs("tx")
+        if len(runs) > run_count_before:
+            return runs[0]
+        time.sleep(0.05)
+    raise AssertionError("the run was not recorded")
+
+
+def test_a_schema_error_is_refused_and_recorded_with_score_zero_as_in_the_cli(client, tmp_path):
+    # The service answers a body that does not fit the rules with 422 (docs/service.md);
+    # the run it records has the CLI's verdict: every row bad, quality_score 0.
     expected = cli_report(tmp_path, WRONG_FILE)
-    assert (report["rows"], report["bad_rows"], report["quality_score"], report["passed"]) == (3, 3, 0.0, False)
-    for key in ("rows", "bad_rows", "quality_score", "passed", "schema_errors"):
-        assert report[key] == expected[key], key
+    assert (expected["bad_rows"], expected["quality_score"]) == (3, 0.0)
+    before = len(client.runs("tx"))
+    with pytest.raises(griffin.ServiceError) as refused:
+        client.validate("tx", WRONG_FILE.encode(), content_type="text/csv", batch_hash="wrong-1")
+    assert refused.value.status == 422
+    assert "required column 'txn_id' is missing from the input (and 1 more)" in refused.value.reason
+    run = recorded_run(client, before)
+    assert (run["rows"], run["bad_rows"], run["quality_score"], run["passed"]) == \
+           (expected["rows"], expected["bad_rows"], expected["quality_score"], expected["passed"])
+    # Nothing was remembered for the training gate under that hash.
+    assert client.metrics("tx", batch_hash="wrong-1")["reasons"][0].startswith("unknown batch_hash")
+
+
+def test_a_text_body_lists_the_malformed_check_first(client, tmp_path):
+    body = "txn_id,amount\nt1,1\nt2,2,extra\n"
+    expected = cli_report(tmp_path, body)
+    report = client.validate("tx", body.encode(), content_type="text/csv")
     assert [c["name"] for c in report["checks"]] == [c["name"] for c in expected["checks"]]
-    assert report["checks"][0]["name"] == "malformed"
-    # The remembered batch scores 0 for the training gate, with the schema error as a reason.
-    answer = client.metrics("tx", batch_hash="wrong-1")
-    assert answer["data_score"] == 0.0 and answer["passed"] is False
-    assert any(r.startswith("schema: required column 'txn_id'") for r in answer["reasons"]), answer["reasons"]
-
-
-def test_a_schema_error_makes_every_streamed_row_bad(client):
-    parts = [pa.record_batch({"txn_id": ["a", None]}), pa.record_batch({"txn_id": ["c"]})]
-    results, report = client.exchange("tx", parts)
-    assert [r["bad_rows"] for r in results] == [[0, 1], [2]]
-    assert (report["bad_rows"], report["quality_score"]) == (3, 0.0)
-    assert client.put("tx", pa.Table.from_batches(parts))["quality_score"] == 0.0
+    assert report["checks"][0] == expected["checks"][0] == {
+        "name": "malformed", "column": None, "check": "malformed", "severity": "error", "evaluated": 2,
+        "violations": 1, "pass_rate": 0.5, "mostly": 1.0, "passed": False}
+    assert report["passed"] is False
 
 
 def test_max_violations_counts_per_check_everywhere(client, tmp_path):
