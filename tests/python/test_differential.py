@@ -139,3 +139,21 @@ def test_passing_run_exits_zero(tmp_path):
         problems = griffin_cli.diff_reports(report, expected)
         assert not problems, "\n  ".join(problems)
         assert status == 0
+
+
+@pytest.mark.parametrize("mostly", ["0.9", "0.999", "1"])
+def test_malformed_tolerance_matches_reference(mostly, tmp_path):
+    # source.malformed.mostly (rules-v1, amended 2026-12-03): the `malformed`
+    # check, and with it the run's verdict, agree with the reference.
+    griffin_cli.require_binary()
+    rules = diff_data.RULES.replace('  null_values: ["", "NA"]\n',
+                                    '  null_values: ["", "NA"]\n  malformed: {mostly: %s}\n' % mostly)
+    rules_file = tmp_path / "tolerant.rules.yaml"
+    rules_file.write_text(rules, encoding="utf-8")
+    for seed in (11, 12):
+        data, _ = diff_data.random_csv(seed, rows=300)
+        path = tmp_path / f"random_{seed}.csv"
+        path.write_bytes(data)
+        expected = reference.validate(rules, [str(path)], max_violations=10**9, now_micros=int(time.time() * 1e6))
+        assert expected["checks"][0]["name"] == "malformed" and expected["checks"][0]["mostly"] == float(mostly)
+        _check_all_configs(rules_file, [path], expected, configs=[(1, 65536), (7, 3)])
