@@ -97,11 +97,22 @@ void HashVarBinary(Hasher& hasher, const arrow::ArrayData& data) {
   hasher.Range(data.buffers[2], offsets[0], offsets[data.length]);
 }
 
+// string_view / binary_view (polars' strings): the slice's 16-byte views
+// (inline bytes, or a prefix, buffer index and offset), then every variadic
+// data buffer whole, each length-prefixed; the views name bytes only there.
+void HashBinaryView(Hasher& hasher, const arrow::ArrayData& data) {
+  constexpr int64_t kViewBytes = 16;
+  hasher.Range(data.buffers[1], data.offset * kViewBytes, (data.offset + data.length) * kViewBytes);
+  hasher.U64(data.buffers.size() - 2);
+  for (size_t b = 2; b < data.buffers.size(); ++b) hasher.Whole(data.buffers[b]);
+}
+
 // An array's type, slice (offset, length) and the bytes it covers: for
-// booleans, fixed-width and (large) string/binary arrays just the slice's part
-// of each buffer (a batch sliced from a large table costs its own size), for
-// other layouts every buffer whole; then children and the dictionary. Equal
-// slices give equal hashes.
+// booleans, fixed-width, (large) string/binary and string/binary view arrays
+// just the slice's part of each buffer (a batch sliced from a large table
+// costs its own size; a view array's data buffers are hashed whole), for other
+// layouts every buffer whole; then children and the dictionary. Equal slices
+// give equal hashes.
 void HashArray(Hasher& hasher, const arrow::ArrayData& data) {
   const arrow::Type::type id = data.type->id();
   hasher.U64(static_cast<uint64_t>(id));
@@ -120,6 +131,8 @@ void HashArray(Hasher& hasher, const arrow::ArrayData& data) {
     HashVarBinary<int32_t>(hasher, data);
   } else if (data.buffers.size() == 3 && (id == arrow::Type::LARGE_STRING || id == arrow::Type::LARGE_BINARY)) {
     HashVarBinary<int64_t>(hasher, data);
+  } else if (data.buffers.size() >= 2 && (id == arrow::Type::STRING_VIEW || id == arrow::Type::BINARY_VIEW)) {
+    HashBinaryView(hasher, data);
   } else {
     for (size_t b = 1; b < data.buffers.size(); ++b) hasher.Whole(data.buffers[b]);
   }

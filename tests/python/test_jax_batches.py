@@ -130,6 +130,72 @@ def test_batches_reach_jax_without_a_copy(setup):
     stream.close()
 
 
+def test_batches_have_one_placement_with_or_without_a_transform(setup):
+    import jax
+
+    def shift(arrays):
+        return {"x": arrays["x"] + 1, "id": arrays["id"][::-1].copy()}   # new numpy arrays, any alignment
+
+    def placements(**kwargs):
+        stream = batches(setup["table"], setup["validator"], batch_size=64, columns=["id", "x"], **kwargs)
+        return {(name, array.committed, str(array.device)) for batch in stream for name, array in batch.items()}
+
+    device = jax.devices()[0]
+    expected_free = {("id", False, str(device)), ("x", False, str(device))}
+    assert placements() == expected_free
+    assert placements(transform=shift) == expected_free
+    expected_committed = {("id", True, str(device)), ("x", True, str(device))}
+    assert placements(device=device) == expected_committed
+    assert placements(device=device, transform=shift) == expected_committed
+
+
+def test_a_jitted_step_over_batches_compiles_once(setup):
+    import jax
+
+    @jax.jit
+    def step(total, x):
+        return total + x.sum()
+
+    for transform in (None, lambda arrays: {"x": arrays["x"] * 2}):
+        jax.clear_caches()
+        total = jax.numpy.zeros(())   # uncommitted, as a model's parameters usually are
+        with CompileCounter("jit(step)") as compiles:
+            for batch in batches(setup["table"], setup["validator"], batch_size=64, columns=["x"],
+                                 transform=transform):
+                total = step(total, batch["x"])
+        assert compiles.count == 1, (transform, compiles.count)
+
+
+class CompileCounter:
+    """Counts jax's "Finished XLA compilation of <name>" log records (jax.log_compiles)."""
+
+    def __init__(self, name):
+        import logging
+
+        self.name, self.count = name, 0
+        self._logger = logging.getLogger("jax")
+        outer = self
+
+        class Handler(logging.Handler):
+            def emit(self, record):
+                if "Finished XLA compilation of " + outer.name in record.getMessage():
+                    outer.count += 1
+
+        self._handler = Handler()
+
+    def __enter__(self):
+        import jax
+
+        self._context = jax.log_compiles()
+        self._context.__enter__()
+        self._logger.addHandler(self._handler)
+        return self
+
+    def __exit__(self, *exc):
+        self._logger.removeHandler(self._handler)
+        self._context.__exit__(*exc)
+
+
 def test_64_bit_columns_with_x64_are_not_copied_either(setup):
     script = textwrap.dedent(f"""\
         import jax; jax.config.update("jax_enable_x64", True)

@@ -101,3 +101,55 @@ def test_x64_counts_are_int64(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "int64 [1, 0, 0]"
+
+
+# --- under differentiation: a check is the identity for gradients -------------
+
+def loss_with_a_check(w, x):
+    h = check(x @ w, min=-100, max=100, mode="raise")
+    return (h ** 2).sum()
+
+
+def loss_without(w, x):
+    return ((x @ w) ** 2).sum()
+
+
+def test_grad_and_value_and_grad_pass_through_a_raise_check():
+    w = jnp.arange(6, dtype=jnp.float32).reshape(3, 2) / 10
+    x = jnp.linspace(-1, 1, 12, dtype=jnp.float32).reshape(4, 3)
+    expected = jax.grad(loss_without)(w, x)
+    assert jnp.allclose(jax.grad(loss_with_a_check)(w, x), expected)
+    value, grads = jax.jit(jax.value_and_grad(loss_with_a_check))(w, x)
+    assert float(value) == pytest.approx(float(loss_without(w, x)), rel=1e-6)
+    assert jnp.allclose(grads, expected)
+    # Forward mode, and a gradient through the checked input itself.
+    tangent = jnp.ones_like(w)
+    _, out_tangent = jax.jvp(lambda v: loss_with_a_check(v, x), (w,), (tangent,))
+    _, expected_tangent = jax.jvp(lambda v: loss_without(v, x), (w,), (tangent,))
+    assert float(out_tangent) == pytest.approx(float(expected_tangent), rel=1e-6)
+    assert jnp.allclose(jax.grad(lambda v: check(v, mode="raise").sum())(x), jnp.ones_like(x))
+
+
+def test_a_check_under_grad_still_fails_on_bad_primal_values():
+    w = jnp.ones((3, 2), jnp.float32)
+    x = jnp.ones((4, 3), jnp.float32).at[2, 1].set(jnp.nan)
+    with pytest.raises(Exception, match="griffin.jax.check failed: 2 NaN"):
+        jax.block_until_ready(jax.jit(jax.grad(loss_with_a_check))(w, x))
+    with pytest.raises(Exception, match="out of range"):
+        jax.block_until_ready(jax.grad(loss_with_a_check)(w * 100, jnp.ones((4, 3), jnp.float32)))
+
+
+def test_count_mode_is_an_aux_output_of_a_differentiated_loss():
+    def loss(w, x):
+        h = x @ w
+        return (h ** 2).sum(), check(h, max=1.0)
+
+    w = jnp.ones((3, 2), jnp.float32)
+    x = jnp.array([[0.1, 0.2, 0.3], [1.0, jnp.inf, 0.0]], jnp.float32)
+    (value, counts), grads = jax.value_and_grad(loss, has_aux=True)(w, x[:1])
+    assert counts.tolist() == [0, 0, 0] and jnp.allclose(grads, jax.grad(lambda v: ((x[:1] @ v) ** 2).sum())(w))
+    (_, counts), _ = jax.jit(jax.value_and_grad(loss, has_aux=True))(w, x)
+    assert counts.tolist() == [0, 2, 2]
+    # The counts have no gradient (integers): jvp gives a float0 zero tangent.
+    _, tangent = jax.jvp(lambda v: check(v, max=1.0), (x,), (jnp.ones_like(x),))
+    assert tangent.dtype == jax.dtypes.float0 and tangent.shape == (3,)

@@ -61,3 +61,35 @@ def test_a_slice_hashes_only_its_rows_not_the_parent_buffers():
     right = pa.table({"x": changed, "s": names[:900] + ["z"] * 100, "b": changed % 2 == 0})
     assert fingerprint(left.slice(100, 256)) == fingerprint(right.slice(100, 256))
     assert fingerprint(left.slice(800, 256)) != fingerprint(right.slice(800, 256))
+
+
+@pytest.mark.parametrize("view_type", [pa.string_view(), pa.binary_view()])
+def test_view_columns_hash_their_views_and_data_buffers(view_type):
+    long = ["value %d, long enough not to be inlined in its view" % i for i in range(100)]
+    def view_table(values):
+        values = [v.encode() if v is not None and view_type == pa.binary_view() else v for v in values]
+        return pa.table({"s": pa.array(values, view_type)})
+    base = view_table(long)
+    assert fingerprint(base) == fingerprint(view_table(list(long)))
+    changed_long = list(long)
+    changed_long[50] = changed_long[50].replace("long", "LONG")     # same prefix, bytes in a data buffer
+    inline = list(long)
+    inline[7] = "short"                                              # inline in the view itself
+    with_null = list(long)
+    with_null[3] = None
+    for other in (changed_long, inline, with_null):
+        assert fingerprint(view_table(other)) != fingerprint(base)
+    assert fingerprint(base.slice(10, 20)) == fingerprint(view_table(long).slice(10, 20))
+    assert fingerprint(base.slice(10, 20)) != fingerprint(base.slice(11, 20))
+
+
+def test_polars_frames_are_fingerprinted_like_arrow_data():
+    import polars as pl
+
+    frame = pl.DataFrame({"x": [1.5, 2.5, None], "s": ["a", "b" * 40, None]})
+    assert fingerprint(frame) is not None and len(fingerprint(frame)) == 16
+    assert fingerprint(frame) == fingerprint(frame.clone())
+    assert fingerprint(frame) == fingerprint(pl.DataFrame({"x": [1.5, 2.5, None], "s": ["a", "b" * 40, None]}))
+    assert fingerprint(frame) != fingerprint(frame.with_columns(pl.lit(3.5).alias("x")))
+    assert fingerprint(frame) != fingerprint(pl.DataFrame({"x": [1.5, 2.5, None], "s": ["a", "b" * 39 + "c", None]}))
+    assert fingerprint(frame) != fingerprint(frame.rename({"s": "t"}))

@@ -9,6 +9,7 @@ import time
 import jax.numpy as jnp
 import numpy as np
 import pyarrow as pa
+import pyarrow.csv
 import pytest
 
 import griffin
@@ -250,3 +251,157 @@ def test_a_hash_the_service_does_not_know_is_resent_with_its_records():
         assert gate.check(data, step=2) == 0.99        # the service restarted in between
     bodies = [body for _, _, body in service.requests]
     assert ["records" in body for body in bodies] == [True, False, True]
+
+
+# --- issue 11 / 12: what aborts, and what an abort keeps ----------------------
+
+@pytest.mark.parametrize("make", [list, np.asarray, jnp.asarray], ids=["list", "numpy", "jax"])
+def test_a_vector_loss_is_checked_element_by_element(validator, make):
+    gate = QualityGate(validator, threshold=0.5)
+    with pytest.raises(TrainingAbortError) as error:
+        gate.check(batch(), loss=make([0.5, np.nan]), step=3)
+    e = error.value
+    assert e.reasons == ["loss [0.5, nan]: 1 of 2 elements not finite"]
+    assert e.loss[0] == 0.5 and math.isnan(e.loss[1]) and len(e.loss) == 2
+    assert e.score == 1.0 and e.step == 3 and e.report.passed
+    with pytest.raises(TrainingAbortError, match=r"loss \[1.0, 2.0, -inf\]"):
+        gate.check(batch(), loss=make([[1.0, 2.0, -np.inf]]))
+    assert gate.check(batch(), loss=make([0.5, 0.25])) == 1.0
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, jnp.float32(-jnp.inf), [1.0, np.nan]])
+def test_a_non_finite_metric_aborts(validator, value):
+    gate = QualityGate(validator, threshold=0.5)
+    with pytest.raises(TrainingAbortError, match="metrics.grad_norm") as error:
+        gate.check(batch(), loss=0.3, metrics={"lr": 0.01, "grad_norm": value})
+    assert len(error.value.reasons) == 1 and error.value.loss == 0.3
+    assert gate.check(batch(), loss=0.3, metrics={"grad_norm": jnp.float32(2.0)}) == 1.0
+
+
+def test_schema_errors_abort_whatever_the_score_and_are_in_the_reasons(validator, tmp_path):
+    from griffin_cli import run_validate
+
+    missing_y = {"x": np.linspace(0, 1, 20)}
+    gate = QualityGate(validator, threshold=0.0)          # a threshold that no score can fail
+    with pytest.raises(TrainingAbortError) as error:
+        gate.check(missing_y, loss=0.5, step=9)
+    e = error.value
+    schema = [r for r in e.reasons if r.startswith("schema: ")]
+    assert len(schema) == 1 and "y" in schema[0], e.reasons
+    assert (e.loss, e.step, e.report.rows) == (0.5, 9, 20)
+    # The same rows through the CLI: a schema error, and the run fails.
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULES)
+    data = tmp_path / "missing_y.csv"
+    pa.csv.write_csv(pa.table(missing_y), data)
+    status, report, _ = run_validate(rules, [data])
+    assert status == 1 and not report["passed"]
+    assert [error["message"] for error in report["schema_errors"]] == [r[len("schema: "):] for r in schema]
+    # A cached batch aborts again, for the same reasons.
+    with pytest.raises(TrainingAbortError) as again:
+        gate.check(missing_y)
+    assert schema[0] in again.value.reasons and gate.hits == 1
+
+
+def test_the_gate_score_equals_the_cli_on_the_same_rows(validator, tmp_path):
+    from griffin_cli import run_validate
+
+    data = batch(200, bad=30, seed=5)
+    path = tmp_path / "rows.csv"
+    pa.csv.write_csv(pa.table(data), path)
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULES)
+    _, report, _ = run_validate(rules, [path])
+    gate = QualityGate(validator, threshold=0.0)
+    assert gate.check(data) == pytest.approx(report["quality_score"])
+    assert gate.check(str(path)) == pytest.approx(report["quality_score"])
+
+
+# --- polars frames: fingerprinted over the Arrow C stream ---------------------
+
+def polars_frame(rows=1000, seed=0, bad=0):
+    import polars as pl
+
+    data = batch(rows, bad=bad, seed=seed)
+    return pl.DataFrame({"x": data["x"], "y": data["y"],
+                         "note": ["row %d of a string column long enough to leave the view" % i
+                                  for i in range(rows)]})
+
+
+def test_polars_frames_hit_the_cache_and_a_changed_value_misses(validator):
+    import polars as pl
+
+    frame = polars_frame(bad=7)
+    assert pa.table(frame).schema.field("note").type == pa.string_view()   # polars' strings: views
+    gate = QualityGate(validator, threshold=0.5)
+    assert gate.check(frame) == pytest.approx(0.993)
+    assert (gate.hits, gate.misses) == (0, 1)
+    assert gate.check(frame.clone()) == pytest.approx(0.993)
+    assert gate.check(polars_frame(bad=7)) == pytest.approx(0.993)     # equal content, other buffers
+    assert (gate.hits, gate.misses) == (2, 1)
+    changed = frame.with_columns(pl.when(pl.int_range(pl.len()) == 500).then(pl.lit(-1.0))
+                                 .otherwise(pl.col("x")).alias("x"))
+    assert gate.check(changed) == pytest.approx(0.992)                   # one more bad row: validated
+    text = frame.with_columns(pl.when(pl.int_range(pl.len()) == 999).then(pl.lit("another long string value "
+                                                                                  "outside the view"))
+                              .otherwise(pl.col("note")).alias("note"))
+    gate.check(text)
+    short = frame.with_columns(pl.when(pl.int_range(pl.len()) == 3).then(pl.lit("inline"))
+                               .otherwise(pl.col("note")).alias("note"))
+    gate.check(short)
+    assert (gate.hits, gate.misses) == (2, 4)
+
+
+def test_polars_and_arrow_hits_cost_about_the_same(validator):
+    frame = polars_frame(200_000, seed=2)
+    table = pa.table({"x": frame["x"].to_numpy(), "y": frame["y"].to_numpy(), "note": frame["note"].to_list()})
+    gate = QualityGate(validator, threshold=0.5)
+    timings = {}
+    for name, data in (("polars", frame), ("arrow", table)):
+        gate.check(data)
+        start = time.perf_counter()
+        for _ in range(20):
+            gate.check(data)
+        timings[name] = (time.perf_counter() - start) / 20
+    assert gate.hits == 40 and gate.misses == 2
+    # Before: no cache for polars at all (a validation per check, ~60 ms here).
+    assert timings["polars"] < 0.02, timings
+
+
+# --- the service path: what is sent, and aborts the service cannot prevent ---
+
+def test_non_finite_losses_and_metrics_are_sent_as_the_service_strings():
+    with MetricsStandIn() as service:
+        gate = QualityGate(url=service.url, dataset="steps")
+        for loss, metric in [(np.nan, np.inf), (jnp.float32(-jnp.inf), jnp.float32(jnp.nan))]:
+            with pytest.raises(TrainingAbortError, match="loss is"):
+                gate.check(batch(), loss=loss, metrics={"grad_norm": metric, "lr": 0.01})
+        assert gate.check(batch(), loss=[0.25, 0.75], metrics={"grad_norm": np.array([1.0, 3.0])}) == 1.0
+    sent = [(body["loss"], body["metrics"]) for _, _, body in service.requests]
+    assert sent == [("nan", {"grad_norm": "inf", "lr": 0.01}), ("-inf", {"grad_norm": "nan", "lr": 0.01}),
+                    (0.5, {"grad_norm": 2.0})]     # a vector goes as its mean
+
+
+def test_a_nan_loss_aborts_even_when_the_service_cannot_answer():
+    with MetricsStandIn(default=(503, {}, {"error": "busy"})) as service:
+        gate = QualityGate(url=service.url, dataset="steps", deadline=0.3, backoff_base=0.01)
+        with pytest.raises(TrainingAbortError) as error:
+            gate.check(batch(), loss=float("nan"), step=5)
+        assert error.value.reasons[0] == "loss is nan"
+        assert "the quality service gave no score" in error.value.reasons[-1]
+        assert error.value.step == 5 and math.isnan(error.value.loss)
+        with pytest.raises(QualityServiceError, match="HTTP 503 busy"):
+            gate.check(batch(), loss=0.5)                 # a finite loss: the data was not judged
+
+
+def test_a_failing_answer_above_the_threshold_aborts():
+    answer = {"quality_score": 0.8, "passed": False, "data_score": 1.0, "telemetry_score": 0.8,
+              "reasons": ["metrics.grad_norm.max: grad_norm 1e4 is above the max 1000"]}
+    with MetricsStandIn([(200, {}, answer)]) as service:
+        gate = QualityGate(url=service.url, dataset="steps", threshold=0.7)
+        with pytest.raises(TrainingAbortError) as error:
+            gate.check(batch(), loss=0.4, metrics={"grad_norm": 1e4}, step=11)
+    e = error.value
+    assert e.score == 0.8 and e.step == 11 and e.loss == 0.4
+    assert e.reasons == ["a training check of severity error failed (telemetry_score 0.8)",
+                         "metrics.grad_norm.max: grad_norm 1e4 is above the max 1000"]

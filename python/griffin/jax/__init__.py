@@ -10,8 +10,10 @@
 - batches(): validated, clean rows only, as dicts of jax.Array; reading,
   validation and batching run ahead in C++ without the GIL.
 - QualityGate: a per-batch quality score with a cache, local or through the
-  Griffin service's POST /metrics.
-- check(): an XLA FFI custom call counting NaN / inf / out-of-range elements.
+  Griffin service's POST /metrics; aborts on a low score, schema errors, a
+  failed training check, or a NaN / inf loss or metric element.
+- check(): an XLA FFI custom call counting NaN / inf / out-of-range elements;
+  the identity under jax.grad.
 """
 from ._batches import BatchStream, batches
 from ._check import check

@@ -11,13 +11,14 @@ from .. import Report, Validator
 class TrainingAbortError(RuntimeError):
     reasons: List[str]
     score: Optional[float]
-    loss: Optional[float]
+    loss: Union[None, float, Tuple[float, ...]]   # a tuple for a vector loss
     step: Optional[int]
     report: Optional[Report]
 
 class QualityServiceError(RuntimeError):
     status: Optional[int]
     attempts: int
+    reason: Optional[str]
 
 class QualityGate:
     validator: Optional[Validator]
@@ -45,8 +46,9 @@ class QualityGate:
         sleep: Callable[[float], None] = ...,
     ) -> None: ...
     def check(self, batch: Any, loss: Any = None, step: Optional[int] = None,
-              metrics: Optional[Dict[str, float]] = None) -> float:
-        """The batch's quality score; TrainingAbortError below the threshold or on a NaN/inf score or loss."""
+              metrics: Optional[Dict[str, Any]] = None) -> float:
+        """The batch's quality score; TrainingAbortError below the threshold, on schema errors, a failed
+        training check of the service, or a NaN/inf score or element of the loss or a metric."""
         ...
 
 class BatchStream(Iterator[Dict[str, jax.Array]]):
@@ -90,5 +92,6 @@ def batches(
 
 def check(x: Any, *, finite: bool = True, min: Optional[float] = None, max: Optional[float] = None,
           mode: str = "count") -> jax.Array:
-    """XLA FFI: counts [nan, inf, out_of_range] (mode="count") or x, failing the computation (mode="raise")."""
+    """XLA FFI: counts [nan, inf, out_of_range] (mode="count") or x, failing the computation (mode="raise").
+    The identity under jax.grad (a custom JVP rule)."""
     ...

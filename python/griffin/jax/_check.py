@@ -2,10 +2,16 @@
 (python/ffi/check_cpu.cc; check_cuda.cu on GPUs) that works under jax.jit.
 
 One pass over the tensor counts NaN, infinite and out-of-range elements.
+
+Under differentiation (jax.grad, value_and_grad, jvp, vjp) a check is the
+identity: its JVP rule (jax.custom_jvp) passes the tangent through in "raise"
+mode and gives a zero (float0) tangent for the integer counts of "count"
+mode, while the check itself still runs on the primal values.
 """
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import os
 import threading
@@ -67,6 +73,11 @@ def check(x: Any, *, finite: bool = True, min: Optional[float] = None, max: Opti
 
     Supported dtypes: float16, bfloat16, float32, float64 and the integer
     types. On a GPU the CUDA handler is used (built only where nvcc exists).
+
+    Differentiable: inside a loss under jax.grad / value_and_grad the check
+    is the identity ("raise": d check(x) / dx = 1; "count": the counts are
+    integers with no gradient, e.g. an aux output with has_aux=True), and it
+    still checks the primal values of the forward pass.
     """
     if mode not in ("count", "raise"):
         raise ValueError("mode: 'count' or 'raise', not %r" % (mode,))
@@ -79,9 +90,27 @@ def check(x: Any, *, finite: bool = True, min: Optional[float] = None, max: Opti
         raise ValueError("min %r is above max %r" % (min, max))
     for platform in _platforms():
         _register(platform)
+    return _checked(x, lo, hi, bool(finite), mode == "raise")
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3, 4))
+def _checked(x: Any, lo: float, hi: float, finite: bool, fail: bool) -> Any:
+    """The custom call: `x` itself when `fail` (the call is a side effect that
+    fails the computation), else the counts [nan, inf, out_of_range]."""
     counts_dtype = jnp.int64 if jax.config.jax_enable_x64 else jnp.int32
     call = jax.ffi.ffi_call(_TARGET, jax.ShapeDtypeStruct((3,), counts_dtype),
-                            has_side_effect=(mode == "raise"), vmap_method="sequential")
+                            has_side_effect=fail, vmap_method="sequential")
     # "raise" is a Python keyword, hence the dict.
-    counts = call(x, **{"lo": np.float64(lo), "hi": np.float64(hi), "finite": bool(finite), "raise": mode == "raise"})
-    return x if mode == "raise" else counts
+    counts = call(x, **{"lo": np.float64(lo), "hi": np.float64(hi), "finite": finite, "raise": fail})
+    return x if fail else counts
+
+
+@_checked.defjvp
+def _checked_jvp(lo: float, hi: float, finite: bool, fail: bool, primals: tuple, tangents: tuple) -> tuple:
+    """A check is the identity for gradients: the check runs on the primal;
+    "raise" passes the tangent through, the integer counts have none (float0)."""
+    (x,), (x_dot,) = primals, tangents
+    out = _checked(x, lo, hi, finite, fail)
+    if fail:
+        return out, x_dot
+    return out, np.zeros(out.shape, dtype=jax.dtypes.float0)

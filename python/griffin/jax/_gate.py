@@ -17,17 +17,22 @@ import numpy as np
 
 from ._fingerprint import fingerprint
 from ._service import MetricsClient, QualityServiceError
+from ._upload import file_body, is_path, records
 
 __all__ = ["QualityGate", "TrainingAbortError", "QualityServiceError"]
 
 
 class TrainingAbortError(RuntimeError):
     """Raised by QualityGate.check(): the batch's quality score is below the
-    threshold, or the score or the loss is NaN or infinite. `reasons` lists
-    why (also in the message); `score`, `loss`, `step` and `report` (the
-    batch's griffin.Report when validated locally, else None) are kept."""
+    threshold, the batch does not fit the rules (schema errors: a missing
+    required column, a column of the wrong type), an error-severity training
+    check of the service failed, or the score, an element of the loss or of a
+    metric is NaN or infinite. `reasons` lists why (also in the message);
+    `score`, `loss` (a float; a tuple of floats for a vector loss), `step` and
+    `report` (the batch's griffin.Report when validated locally, else None)
+    are kept."""
 
-    def __init__(self, reasons: List[str], score: Optional[float], loss: Optional[float], step: Optional[int],
+    def __init__(self, reasons: List[str], score: Optional[float], loss: Any, step: Optional[int],
                  report: Any = None) -> None:
         where = "" if step is None else " at step %d" % step
         super().__init__("training aborted%s: %s" % (where, "; ".join(reasons)))
@@ -38,11 +43,43 @@ class TrainingAbortError(RuntimeError):
         self.report = report
 
 
-def _scalar(value: Any) -> Optional[float]:
-    """A loss as a Python float (a jax/numpy scalar is fetched), or None."""
+def _elements(value: Any) -> Optional[np.ndarray]:
+    """Every element of a loss or metric (a Python number, a list, a numpy or
+    jax array of any shape) as a flat float64 array, or None for None."""
     if value is None:
         return None
-    return float(np.asarray(value).reshape(-1)[0]) if np.ndim(value) else float(value)
+    return np.asarray(value, dtype=np.float64).reshape(-1)
+
+
+def _kept(elements: Optional[np.ndarray]) -> Any:
+    """What TrainingAbortError.loss keeps: a float, or a tuple for a vector."""
+    if elements is None:
+        return None
+    return float(elements[0]) if elements.size == 1 else tuple(float(v) for v in elements)
+
+
+def _non_finite(name: str, elements: Optional[np.ndarray]) -> List[str]:
+    """["loss is nan"] or ["loss [0.5, nan]: 1 of 2 elements not finite"], or []."""
+    if elements is None or np.isfinite(elements).all():
+        return []
+    if elements.size == 1:
+        return ["%s is %r" % (name, float(elements[0]))]
+    bad = int((~np.isfinite(elements)).sum())
+    shown = ", ".join(repr(float(v)) for v in elements[:8]) + (", ..." if elements.size > 8 else "")
+    return ["%s [%s]: %d of %d elements not finite" % (name, shown, bad, elements.size)]
+
+
+def _telemetry_value(elements: Optional[np.ndarray]) -> Any:
+    """A loss or metric for POST /metrics: one JSON number (a vector's mean),
+    or the service's documented strings "nan", "inf", "-inf", or None."""
+    if elements is None:
+        return None
+    value = float(elements[0]) if elements.size == 1 else float(elements.mean()) if elements.size else math.nan
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return value
 
 
 def _host(batch: Any) -> Any:
@@ -58,27 +95,11 @@ def _failing_checks(report: Any, limit: int = 3) -> List[str]:
     return ["%s: %d of %d rows" % (c["name"], c["violations"], c["evaluated"]) for c in worst[:limit]]
 
 
-def _records(batch: Any) -> List[Dict[str, Any]]:
-    """The batch's rows as JSON-ready dicts; non-finite floats as the strings
-    "NaN" / "inf" / "-inf" (which Griffin parses for float columns)."""
-    import pyarrow as pa
-
-    if isinstance(batch, dict):
-        table = pa.table({k: np.asarray(v) for k, v in batch.items()})
-    elif isinstance(batch, pa.RecordBatch):
-        table = pa.Table.from_batches([batch])
-    elif isinstance(batch, pa.Table):
-        table = batch
-    elif type(batch).__module__.split(".")[0] == "pandas":
-        table = pa.Table.from_pandas(batch, preserve_index=False)
-    else:
-        table = pa.RecordBatchReader.from_stream(batch).read_all()
-    rows = table.to_pylist()
-    for row in rows:
-        for key, value in row.items():
-            if isinstance(value, float) and not math.isfinite(value):
-                row[key] = "NaN" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    return rows
+def _schema_errors(report: Any) -> List[str]:
+    """The report's schema errors as reasons ("schema: ..."); none when it passed."""
+    if report.passed:
+        return []
+    return ["schema: " + error["message"] for error in report.to_dict().get("schema_errors", [])]
 
 
 class QualityGate:
@@ -136,57 +157,102 @@ class QualityGate:
         return self._client
 
     def check(self, batch: Any, loss: Any = None, step: Optional[int] = None,
-              metrics: Optional[Dict[str, float]] = None) -> float:
-        """The batch's quality score in [0, 1]; raises TrainingAbortError when
-        it is below the threshold, or when the score or `loss` is NaN or
-        infinite. `batch`: anything Validator.validate() takes, or a dict of
-        numpy or jax arrays (1-D, named as the rule file's columns)."""
-        loss_value = _scalar(loss)
-        reasons: List[str] = []
-        if loss_value is not None and not math.isfinite(loss_value):
-            reasons.append("loss is %r" % loss_value)
+              metrics: Optional[Dict[str, Any]] = None) -> float:
+        """The batch's quality score in [0, 1]. Raises TrainingAbortError when
+        the score is below the threshold, the batch has schema errors, an
+        error-severity training check of the service failed, or the score or
+        any element of `loss` or of a `metrics` value is NaN or infinite.
+
+        `batch`: what Validator.validate() takes (a path, pyarrow, pandas,
+        polars or any __arrow_c_stream__ object, a dict of numpy or jax arrays
+        named as the rule file's columns), in both modes. `loss` and metric
+        values: numbers or arrays of any shape (every element is checked; the
+        service is sent a vector's mean)."""
+        loss_elements = _elements(loss)
+        metric_elements = {str(name): _elements(value) for name, value in (metrics or {}).items()}
+        reasons = _non_finite("loss", loss_elements)
+        for name, elements in metric_elements.items():
+            reasons += _non_finite("metrics." + name, elements)
         host = _host(batch)
         key = fingerprint(host)
         cached = self._lookup(key) if key is not None else None
         if self._client is not None:
-            # The service combines the batch's data score with this step's
-            # loss, so it is asked every step; a batch it has seen goes by hash.
-            score, report, remote_reasons = self._ask_service(host, key, cached is not None, loss_value, step,
-                                                              metrics)
-            if key is not None:
-                self._store(key, True)
-        elif cached is not None:
-            score, report, remote_reasons = cached
+            score, report, must_abort, explain = self._service_verdict(host, key, cached is not None, loss_elements,
+                                                                       metric_elements, step, reasons)
         else:
-            report = self.validator.validate(host)
-            score, remote_reasons = report.quality_score, []
-            if key is not None:
-                self._store(key, (score, report, remote_reasons))
+            if cached is not None:
+                score, report, must_abort = cached
+            else:
+                report = self.validator.validate(host)
+                score, must_abort = report.quality_score, _schema_errors(report)
+                if key is not None:
+                    self._store(key, (score, report, must_abort))
+            explain = None     # the report's failing checks, read only when the gate aborts
         self.last_report = report
-        if not math.isfinite(score):
+        if score is None:
+            pass    # the service could not answer, and the gate aborts anyway
+        elif not math.isfinite(score):
             reasons.append("quality_score is %r" % score)
         elif score < self.threshold:
             reasons.append("quality_score %.4f < threshold %.4g" % (score, self.threshold))
-            reasons += _failing_checks(report) if report is not None else list(remote_reasons)
-        if reasons:
-            raise TrainingAbortError(reasons, score, loss_value, step, report)
+        if reasons or must_abort:
+            if explain is None:
+                explain = _failing_checks(report)
+            raise TrainingAbortError(list(dict.fromkeys(reasons + must_abort + explain)), score,
+                                     _kept(loss_elements), step, report)
         return score
 
-    def _ask_service(self, batch: Any, key: Optional[bytes], seen: bool, loss: Optional[float],
-                     step: Optional[int], metrics: Optional[Dict[str, float]]):
-        payload: Dict[str, Any] = {"dataset": self.dataset, "step": step, "loss": loss,
-                                   "metrics": dict(metrics or {})}
+    def _service_verdict(self, batch: Any, key: Optional[bytes], seen: bool, loss: Optional[np.ndarray],
+                         metrics: Dict[str, Optional[np.ndarray]], step: Optional[int], aborting: List[str]):
+        """(score, None, reasons that abort whatever the score, reasons that
+        explain a low score) from the service. A 422 (the batch does not fit
+        the rules) is a verdict: score 0. When the gate aborts anyway (a NaN
+        loss) a service that cannot answer is noted, not raised."""
+        try:
+            answer = self._ask_service(batch, key, seen, loss, metrics, step)
+        except QualityServiceError as e:
+            if e.status == 422:
+                return 0.0, None, ["schema: the service refused the batch (HTTP 422): %s" % e.reason], []
+            if not aborting:
+                raise
+            return None, None, ["the quality service gave no score: %s" % e], []
+        if key is not None:
+            self._store(key, True)
+        score = answer.get("quality_score")
+        remote = [str(r) for r in answer.get("reasons", [])]
+        must_abort: List[str] = []
+        telemetry = answer.get("telemetry_score")
+        if telemetry is not None and float(telemetry) < 1.0:
+            must_abort.append("a training check of severity error failed (telemetry_score %.4g)" % float(telemetry))
+        # Schema errors and a failed training.min_score fail the batch whatever the threshold.
+        if must_abort or any(r.startswith("schema: ") or "< training.min_score" in r for r in remote):
+            must_abort += remote
+        return (math.nan if score is None else float(score)), None, must_abort, remote
+
+    def _ask_service(self, batch: Any, key: Optional[bytes], seen: bool, loss: Optional[np.ndarray],
+                     metrics: Dict[str, Optional[np.ndarray]], step: Optional[int]) -> Dict[str, Any]:
+        payload: Dict[str, Any] = {"dataset": self.dataset, "step": step, "loss": _telemetry_value(loss),
+                                   "metrics": {name: _telemetry_value(v) for name, v in metrics.items()}}
         if key is not None:
             payload["batch_hash"] = key.hex()
-        if key is None or (self.send_records and not seen):
-            payload["records"] = _records(batch)
+        sent = key is None or (self.send_records and not seen)
+        if sent:
+            self._send_data(batch, key, payload)
         answer = self._client.post_metrics(payload)
-        if answer.get("unknown_batch_hash") and "records" not in payload and self.send_records:
-            # The service forgot the batch (restart, its cache evicted it): send the rows after all.
-            payload["records"] = _records(batch)
+        if answer.get("unknown_batch_hash") and not sent and self.send_records:
+            # The service forgot the batch (restart, its cache evicted it): send the data after all.
+            self._send_data(batch, key, payload)
             answer = self._client.post_metrics(payload)
-        score = answer.get("quality_score")
-        return (float("nan") if score is None else float(score)), None, list(answer.get("reasons", []))
+        return answer
+
+    def _send_data(self, batch: Any, key: Optional[bytes], payload: Dict[str, Any]) -> None:
+        """A file to the validate route under the batch's hash; other data
+        inline as the request's records."""
+        if is_path(batch) and key is not None:
+            body, content_type = file_body(batch)
+            self._client.validate(self.dataset, body, content_type, key.hex())
+        else:
+            payload["records"] = records(batch)
 
     def _lookup(self, key: bytes):
         entry = self._cache.get(key)

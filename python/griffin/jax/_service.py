@@ -1,4 +1,5 @@
-"""The QualityGate's client for the Griffin service's POST /metrics: a
+"""The QualityGate's client for the Griffin service's POST /metrics (and
+POST /v1/datasets/{dataset}/validate, for files sent as they are): a
 persistent HTTP/1.1 connection, a deadline per call, and exponential backoff
 with full jitter on 429, 5xx and connection failures (Retry-After, when the
 server sends one, is a floor for the next wait).
@@ -22,12 +23,15 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 class QualityServiceError(RuntimeError):
     """The quality service could not give an answer within the deadline, or
-    refused the request (the message says which, with the last status)."""
+    refused the request (the message says which, with the last status).
+    `reason` is the service's own one-line message for a refusal, else None."""
 
-    def __init__(self, message: str, status: Optional[int] = None, attempts: int = 0) -> None:
+    def __init__(self, message: str, status: Optional[int] = None, attempts: int = 0,
+                 reason: Optional[str] = None) -> None:
         super().__init__(message)
         self.status = status
         self.attempts = attempts
+        self.reason = reason
 
 
 class MetricsClient:
@@ -42,7 +46,7 @@ class MetricsClient:
             raise ValueError("deadline and request_timeout: expected seconds > 0, got %r and %r"
                              % (deadline, request_timeout))
         self._scheme, self._host, self._port = parsed.scheme, parsed.hostname, parsed.port
-        self._path = parsed.path.rstrip("/") + "/metrics"
+        self._root = parsed.path.rstrip("/")
         self._api_key = api_key
         self._deadline = deadline
         self._request_timeout = request_timeout
@@ -70,13 +74,14 @@ class MetricsClient:
             self._connection.close()
             self._connection = None
 
-    def _attempt(self, body: bytes, timeout: float) -> Tuple[int, Dict[str, str], bytes]:
-        headers = {"Content-Type": "application/json", "Connection": "keep-alive"}
+    def _attempt(self, target: str, body: bytes, content_type: str,
+                 timeout: float) -> Tuple[int, Dict[str, str], bytes]:
+        headers = {"Content-Type": content_type, "Connection": "keep-alive"}
         if self._api_key:
             headers["Authorization"] = "Bearer " + self._api_key
         connection = self._connect(timeout)
         try:
-            connection.request("POST", self._path, body=body, headers=headers)
+            connection.request("POST", target, body=body, headers=headers)
             response = connection.getresponse()
             data = response.read()
         except (OSError, http.client.HTTPException):
@@ -87,7 +92,24 @@ class MetricsClient:
         return response.status, {k.lower(): v for k, v in response.getheaders()}, data
 
     def post_metrics(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+        """POST /metrics with `payload` (JSON numbers must be finite: send NaN
+        and infinities as the strings "nan", "inf", "-inf")."""
         body = json.dumps(payload, allow_nan=False, default=_json_default).encode()
+        return self.post("/metrics", body, "application/json")
+
+    def validate(self, dataset: str, body: bytes, content_type: str, batch_hash: str) -> Dict[str, Any]:
+        """POST /v1/datasets/{dataset}/validate of a file's bytes, remembered
+        under `batch_hash` for the next POST /metrics; not recorded as a run
+        (store=false), no violations listed. The answer is the JSON report."""
+        query = urllib.parse.urlencode({"batch_hash": batch_hash, "store": "false", "max_violations": 0})
+        return self.post("/v1/datasets/%s/validate?%s" % (urllib.parse.quote(dataset, safe=""), query), body,
+                         content_type)
+
+    def post(self, route: str, body: bytes, content_type: str) -> Dict[str, Any]:
+        """POST `route` (under the url's path) with retries until the deadline;
+        the JSON answer of a 200, else QualityServiceError."""
+        path = self._root + route
+        name = path.split("?")[0]     # for messages
         end = self._clock() + self._deadline
         attempt = 0
         last = "no attempt"
@@ -102,14 +124,15 @@ class MetricsClient:
                 if answer is not None and answer != last:
                     last += "; last answer: " + answer
                 raise QualityServiceError("POST %s: no answer within the %.3g s deadline after %d attempt(s); last: %s"
-                                          % (self._path, self._deadline, attempt, last), status, attempt)
+                                          % (name, self._deadline, attempt, last), status, attempt)
             if wait > 0:
                 self.waits.append(wait)
                 self._sleep(wait)
                 left = end - self._clock()
             retry_after = 0.0
             try:
-                code, headers, data = self._attempt(body, max(0.001, min(self._request_timeout, left)))
+                code, headers, data = self._attempt(path, body, content_type,
+                                                    max(0.001, min(self._request_timeout, left)))
             except (OSError, http.client.HTTPException) as e:
                 last = "%s: %s" % (type(e).__name__, e)
             else:
@@ -118,11 +141,12 @@ class MetricsClient:
                     try:
                         return json.loads(data)
                     except ValueError as e:
-                        raise QualityServiceError("POST %s: the answer is not JSON: %s" % (self._path, e), code,
+                        raise QualityServiceError("POST %s: the answer is not JSON: %s" % (name, e), code,
                                                   attempt + 1) from e
-                last = answer = "HTTP %d %s" % (code, _reason(data))
+                reason = _reason(data)
+                last = answer = "HTTP %d %s" % (code, reason)
                 if code != 429 and code < 500:
-                    raise QualityServiceError("POST %s refused: %s" % (self._path, last), code, attempt + 1)
+                    raise QualityServiceError("POST %s refused: %s" % (name, last), code, attempt + 1, reason)
                 retry_after = _retry_after(headers.get("retry-after"))
             wait = max(self._rng.uniform(0, min(self._cap, self._base * (2 ** attempt))), retry_after)
             attempt += 1
