@@ -24,7 +24,7 @@ def _same(expected, actual):
 def test_reference_agrees_with_case(case):
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     report = reference.validate((case / "rules.yaml").read_text(encoding="utf-8"),
-                                [str(case / "input.csv")], max_violations=10**9)
+                                [str(case / "input.csv")])  # the CLI's default cap, as the case runs
     problems = [f"{key}: expected {expected[key]!r}, reference {report[key]!r}"
                 for key in ("rows", "bad_rows", "malformed_rows", "quality_score", "passed")
                 if key in expected and not _same(expected[key], report[key])]
