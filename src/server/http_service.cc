@@ -26,7 +26,15 @@ using httplib::Response;
 constexpr time_t kKeepAliveSeconds = 2;
 constexpr size_t kKeepAliveRequests = 100000;
 
+// Set by the pre-routing handler for the request this thread is handling.
+// cpp-httplib answers a request it cannot parse (a bad request line or
+// headers: 400, an over-long URI: 414) without routing it, so the logger
+// sees such a request with t_request_routed false: it has no start time.
+// (A routed request whose answer could not be written leaves the flag set;
+// its connection is closed, so only a malformed first request of the next
+// connection on this thread could be taken for a routed one.)
 thread_local Clock::time_point t_request_start;
+thread_local bool t_request_routed = false;
 
 // cpp-httplib's server with a way to stop accepting that keeps serving the
 // connections already accepted: shutting the listening socket down ends the
@@ -247,6 +255,7 @@ struct HttpService::Impl {
            });
     s.set_pre_routing_handler([this](const Request&, Response&) {
       t_request_start = Clock::now();
+      t_request_routed = true;
       ++received;
       return httplib::Server::HandlerResponse::Unhandled;
     });
@@ -271,7 +280,17 @@ struct HttpService::Impl {
     s.set_exception_handler([](const Request&, Response& res, std::exception_ptr) {
       Json(res, 500, ErrorJson("internal error"));
     });
+    // Called once per answer written. A malformed request is received and
+    // answered here at once, counted under route "malformed" with no latency.
     s.set_logger([this](const Request& req, const Response& res) {
+      const bool routed = t_request_routed;
+      t_request_routed = false;
+      if (!routed) {
+        ++received;
+        ++answered;
+        core.metrics().CountRequest("http", "malformed", res.status, std::nullopt);
+        return;
+      }
       ++answered;
       const double seconds = std::chrono::duration<double>(Clock::now() - t_request_start).count();
       core.metrics().CountRequest("http", RouteOf(req), res.status, seconds);

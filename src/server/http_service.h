@@ -39,7 +39,7 @@ class HttpService {
   // answered. Blocks until Serve() has returned.
   void Drain();
 
-  int64_t received() const;   // requests read (their headers)
+  int64_t received() const;   // requests read (their headers), malformed ones included
   int64_t answered() const;   // responses written
   int64_t in_flight() const;  // requests being handled now
 

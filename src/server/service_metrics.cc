@@ -53,9 +53,10 @@ ServiceMetrics::ServiceMetrics() : registry_(std::make_shared<prometheus::Regist
                    .Add({});
 }
 
-void ServiceMetrics::CountRequest(const std::string& protocol, const std::string& route, int code, double seconds) {
+void ServiceMetrics::CountRequest(const std::string& protocol, const std::string& route, int code,
+                                  std::optional<double> seconds) {
   requests_->Add({{"protocol", protocol}, {"route", route}, {"code", std::to_string(code)}}).Increment();
-  durations_->Add({{"protocol", protocol}, {"route", route}}, LatencyBuckets()).Observe(seconds);
+  if (seconds) durations_->Add({{"protocol", protocol}, {"route", route}}, LatencyBuckets()).Observe(*seconds);
 }
 
 void ServiceMetrics::CountRows(const std::string& dataset, int64_t rows, int64_t bad_rows) {

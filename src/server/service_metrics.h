@@ -2,8 +2,9 @@
 // on prometheus-cpp's registry. Label values are bounded: routes are route
 // names, datasets are the loaded ones, key ids come from the config.
 //
-//   griffin_requests_total{protocol, route, code}           requests answered
-//   griffin_request_duration_seconds{protocol, route}       latency histogram
+//   griffin_requests_total{protocol, route, code}           requests answered; route
+//                                                           "malformed": HTTP that did not parse
+//   griffin_request_duration_seconds{protocol, route}       latency histogram (routed requests)
 //   griffin_rows_validated_total{dataset}, griffin_bad_rows_total{dataset}
 //   griffin_rate_limited_total{key_id}                      429s
 //   griffin_overloaded_total{reason}                        503s: busy, queue_full
@@ -17,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include <prometheus/counter.h>
@@ -31,8 +33,11 @@ class ServiceMetrics {
  public:
   ServiceMetrics();
 
-  // One answered request (protocol "http" or "flight") that took `seconds`.
-  void CountRequest(const std::string& protocol, const std::string& route, int code, double seconds);
+  // One answered request (protocol "http" or "flight") that took `seconds`;
+  // nullopt: its duration is unknown (a malformed request), so it is counted
+  // but not observed in the latency histogram.
+  void CountRequest(const std::string& protocol, const std::string& route, int code,
+                    std::optional<double> seconds);
   void CountRows(const std::string& dataset, int64_t rows, int64_t bad_rows);
   void CountRateLimited(const std::string& key_id);
   void CountOverloaded(const std::string& reason);

@@ -35,5 +35,14 @@ TEST(ServiceMetricsTest, RendersTheTextExposition) {
   EXPECT_TRUE(Has(metrics.Render(9, 1, 2), "griffin_runs_recorded_total{result=\"written\"} 9"));
 }
 
+TEST(ServiceMetricsTest, ARequestWithoutADurationIsCountedButNotTimed) {
+  ServiceMetrics metrics;
+  metrics.CountRequest("http", "malformed", 400, std::nullopt);
+  const std::string text = metrics.Render(0, 0, 0);
+  EXPECT_TRUE(Has(text, "griffin_requests_total{code=\"400\",protocol=\"http\",route=\"malformed\"} 1")) << text;
+  EXPECT_FALSE(Has(text, "route=\"malformed\",le=")) << text;
+  EXPECT_FALSE(Has(text, "griffin_request_duration_seconds_count{protocol=\"http\",route=\"malformed\"}")) << text;
+}
+
 }  // namespace
 }  // namespace griffin::server
