@@ -8,9 +8,17 @@
 #include <xxhash.h>
 
 #include "exec/open_addressing.h"
+#include "util/text_cut.h"
 #include "util/value_parse.h"
 
 namespace griffin {
+namespace {
+
+// The bytes of a string kept for min/max: one more than is shown, so that
+// CutPrefix can cut at a character boundary.
+constexpr size_t kKeptBytes = kMaxShownBytes + 1;
+
+}  // namespace
 
 void ColumnProfile::AddHash(uint64_t hash) {
   if (registers_.empty()) registers_.assign(size_t{1} << kRegisterBits, 0);
@@ -32,10 +40,11 @@ void ColumnProfile::AddBatch(const TypedColumn& column, const uint8_t* malformed
     const bool first = !has_extremes_;
     has_extremes_ = true;
     if (column.type == ValueType::kString) {
-      std::string_view s = column.strings[r];
-      if (first || s < min_s_) min_s_.assign(s);
-      if (first || s > max_s_) max_s_.assign(s);
-      AddHash(XXH3_64bits(s.data(), s.size()));
+      const std::string_view full = column.strings[r];
+      const std::string_view s = full.substr(0, kKeptBytes);
+      if (first || s < min_s_) { min_s_.assign(s); min_s_size_ = static_cast<int64_t>(full.size()); }
+      if (first || s > max_s_) { max_s_.assign(s); max_s_size_ = static_cast<int64_t>(full.size()); }
+      AddHash(XXH3_64bits(full.data(), full.size()));
       continue;
     }
     double x;
@@ -72,12 +81,13 @@ void ColumnProfile::Merge(const ColumnProfile& other) {
   if (!has_extremes_) {
     min_i_ = other.min_i_; max_i_ = other.max_i_; min_f_ = other.min_f_; max_f_ = other.max_f_;
     min_s_ = other.min_s_; max_s_ = other.max_s_;
+    min_s_size_ = other.min_s_size_; max_s_size_ = other.max_s_size_;
   } else if (other.has_extremes_) {
     min_i_ = std::min(min_i_, other.min_i_); max_i_ = std::max(max_i_, other.max_i_);
     if (std::isnan(min_f_)) min_f_ = other.min_f_; else if (!std::isnan(other.min_f_)) min_f_ = std::min(min_f_, other.min_f_);
     if (std::isnan(max_f_)) max_f_ = other.max_f_; else if (!std::isnan(other.max_f_)) max_f_ = std::max(max_f_, other.max_f_);
-    if (other.min_s_ < min_s_) min_s_ = other.min_s_;
-    if (other.max_s_ > max_s_) max_s_ = other.max_s_;
+    if (other.min_s_ < min_s_) { min_s_ = other.min_s_; min_s_size_ = other.min_s_size_; }
+    if (other.max_s_ > max_s_) { max_s_ = other.max_s_; max_s_size_ = other.max_s_size_; }
   }
   has_extremes_ = has_extremes_ || other.has_extremes_;
   // Chan et al.: combine (n, mean, M2) of two parts.
@@ -97,7 +107,7 @@ void ColumnProfile::Merge(const ColumnProfile& other) {
 std::optional<std::string> ColumnProfile::MinText() const {
   if (!has_extremes_) return std::nullopt;
   switch (type_) {
-    case ValueType::kString: return min_s_;
+    case ValueType::kString: return CutPrefix(min_s_, static_cast<size_t>(min_s_size_));
     case ValueType::kFloat64: return FormatDouble(min_f_);
     case ValueType::kDate: return FormatDate(min_i_);
     case ValueType::kTimestamp: return FormatTimestamp(min_i_);
@@ -109,7 +119,7 @@ std::optional<std::string> ColumnProfile::MinText() const {
 std::optional<std::string> ColumnProfile::MaxText() const {
   if (!has_extremes_) return std::nullopt;
   switch (type_) {
-    case ValueType::kString: return max_s_;
+    case ValueType::kString: return CutPrefix(max_s_, static_cast<size_t>(max_s_size_));
     case ValueType::kFloat64: return FormatDouble(max_f_);
     case ValueType::kDate: return FormatDate(max_i_);
     case ValueType::kTimestamp: return FormatTimestamp(max_i_);

@@ -4,7 +4,10 @@
 // mean/stddev are merged per batch (Chan et al.) and may differ in the last
 // bits between batch sizes. Distinct is a HyperLogLog estimate (2^12
 // registers, ~1.6% standard error; linear counting below ~10,000 values,
-// where it is within a fraction of a percent).
+// where it is within a fraction of a percent). String min/max keep only the
+// first kMaxShownBytes of a value (util/text_cut.h): the prefix of the min
+// (max) is exact, since cutting keeps the order; a longer extreme is shown
+// cut, with the full length of the first value seen with that prefix.
 #pragma once
 
 #include <array>
@@ -45,7 +48,8 @@ class ColumnProfile {
   bool has_extremes_ = false;
   int64_t min_i_ = 0, max_i_ = 0;
   double min_f_ = 0, max_f_ = 0;
-  std::string min_s_, max_s_;
+  std::string min_s_, max_s_;      // at most kMaxShownBytes + 1 bytes each
+  int64_t min_s_size_ = 0, max_s_size_ = 0;  // the full size of the value each came from
   double mean_ = 0, m2_ = 0;       // Welford over the numeric values
   std::vector<uint8_t> registers_;  // HLL, allocated on first use
 };

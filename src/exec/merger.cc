@@ -11,8 +11,6 @@
 namespace griffin {
 namespace {
 
-constexpr size_t kMaxRawValueBytes = 1024;
-
 // A table-check bound in the units of the observed value: days for date
 // columns, microseconds for timestamp columns, the number itself otherwise.
 long double BoundInColumnUnits(const Literal& literal, ValueType type, int64_t now_micros) {
@@ -270,7 +268,7 @@ Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
       return;
     }
     const int slot = check_slot_[entry.position];
-    JsonScalar value = slot >= 0 ? ValueAsRead(batch, result.input_column[slot], entry.row) : JsonScalar::Null();
+    const ValueView value = slot >= 0 ? ViewValue(batch, result.input_column[slot], entry.row) : ValueView::Null();
     const int64_t first = first_rows[entry.position].empty() ? -1 : first_rows[entry.position][entry.ordinal];
     verdicts.errors.push_back(
         {info.name, ViolationMessage(*plan_, entry.position, column_checks_[entry.position], value, base + entry.row, first)});
@@ -353,16 +351,16 @@ void Merger::CollectViolations(const BatchResult& result, int64_t base,
     if (p.position < 0) {
       const MalformedRecord& record = batch.malformed_records[p.ordinal];
       v.check = kMalformedCheckName;
-      std::string raw = record.raw.size() > kMaxRawValueBytes ? record.raw.substr(0, kMaxRawValueBytes) : record.raw;
-      v.value = JsonScalar::String(std::move(raw));
-      v.message = record.reason;
+      v.value = JsonScalar::String(CutText(record.raw));
+      v.message = CutText(record.reason);
     } else {
       const CheckInfo& info = plan_->checks()[p.position];
       v.column = info.column;
       v.check = info.name;
       int slot = check_slot_[p.position];
-      if (slot >= 0) v.value = ValueAsRead(batch, result.input_column[slot], p.batch_row);
-      v.message = ViolationMessage(*plan_, p.position, column_checks_[p.position], v.value, p.row, p.first_row);
+      const ValueView value = slot >= 0 ? ViewValue(batch, result.input_column[slot], p.batch_row) : ValueView::Null();
+      v.value = ReportValue(value);
+      v.message = ViolationMessage(*plan_, p.position, column_checks_[p.position], value, p.row, p.first_row);
       std::vector<int32_t>& here = (*listed)[p.position];
       if (here.size() <= p.ordinal) here.resize(p.ordinal + 1, -1);
       here[p.ordinal] = static_cast<int32_t>(violations_list_.size());

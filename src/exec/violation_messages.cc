@@ -20,25 +20,30 @@ void ReplaceAll(std::string* text, std::string_view from, const std::string& to)
 }
 
 template <typename Int>
-JsonScalar IntegerText(Int value) {
+ValueView IntegerText(Int value) {
   char buffer[24];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return JsonScalar::Raw(std::string(buffer, end));
+  return ValueView::Formatted(JsonScalar::Kind::kRaw, std::string(buffer, end));
 }
 
-JsonScalar ArrowValue(const arrow::Array& array, int64_t row) {
-  if (array.IsNull(row)) return JsonScalar::Null();
+ValueView FromScalar(const JsonScalar& scalar) {
+  return scalar.is_null() ? ValueView::Null() : ValueView::Formatted(scalar.kind, scalar.text);
+}
+
+ValueView StringView(std::string_view text) { return ValueView::Of(JsonScalar::Kind::kString, text); }
+
+ValueView ArrowValue(const arrow::Array& array, int64_t row) {
+  if (array.IsNull(row)) return ValueView::Null();
   using T = arrow::Type;
   switch (array.type_id()) {
-    case T::DOUBLE: return JsonScalar::Number(static_cast<const arrow::DoubleArray&>(array).Value(row));
-    case T::FLOAT: return JsonScalar::Number(static_cast<const arrow::FloatArray&>(array).Value(row));
+    case T::DOUBLE: return FromScalar(JsonScalar::Number(static_cast<const arrow::DoubleArray&>(array).Value(row)));
+    case T::FLOAT: return FromScalar(JsonScalar::Number(static_cast<const arrow::FloatArray&>(array).Value(row)));
     case T::BOOL:
-      return JsonScalar::Raw(static_cast<const arrow::BooleanArray&>(array).Value(row) ? "true" : "false");
-    case T::STRING: return JsonScalar::String(std::string(static_cast<const arrow::StringArray&>(array).GetView(row)));
-    case T::LARGE_STRING:
-      return JsonScalar::String(std::string(static_cast<const arrow::LargeStringArray&>(array).GetView(row)));
-    case T::STRING_VIEW:
-      return JsonScalar::String(std::string(static_cast<const arrow::StringViewArray&>(array).GetView(row)));
+      return ValueView::Formatted(JsonScalar::Kind::kRaw,
+                                  static_cast<const arrow::BooleanArray&>(array).Value(row) ? "true" : "false");
+    case T::STRING: return StringView(static_cast<const arrow::StringArray&>(array).GetView(row));
+    case T::LARGE_STRING: return StringView(static_cast<const arrow::LargeStringArray&>(array).GetView(row));
+    case T::STRING_VIEW: return StringView(static_cast<const arrow::StringViewArray&>(array).GetView(row));
     case T::DICTIONARY: {
       const auto& dict = static_cast<const arrow::DictionaryArray&>(array);
       return ArrowValue(*dict.dictionary(), dict.GetValueIndex(row));
@@ -52,7 +57,9 @@ JsonScalar ArrowValue(const arrow::Array& array, int64_t row) {
     case T::UINT16: return IntegerText(static_cast<const arrow::UInt16Array&>(array).Value(row));
     case T::UINT32: return IntegerText(static_cast<const arrow::UInt32Array&>(array).Value(row));
     case T::UINT64: return IntegerText(static_cast<const arrow::UInt64Array&>(array).Value(row));
-    case T::DATE32: return JsonScalar::String(FormatDate(static_cast<const arrow::Date32Array&>(array).Value(row)));
+    case T::DATE32:
+      return ValueView::Formatted(JsonScalar::Kind::kString,
+                                  FormatDate(static_cast<const arrow::Date32Array&>(array).Value(row)));
     case T::TIMESTAMP: {
       int64_t v = static_cast<const arrow::TimestampArray&>(array).Value(row);
       switch (static_cast<const arrow::TimestampType&>(*array.type()).unit()) {
@@ -61,16 +68,24 @@ JsonScalar ArrowValue(const arrow::Array& array, int64_t row) {
         case arrow::TimeUnit::MICRO: break;
         case arrow::TimeUnit::NANO: v = v >= 0 ? v / 1000 : -((-v + 999) / 1000); break;
       }
-      return JsonScalar::String(FormatTimestamp(v));
+      return ValueView::Formatted(JsonScalar::Kind::kString, FormatTimestamp(v));
     }
     default:
       break;
   }
+  // Other types (binary, lists, decimals...): the scalar's text. Rare in
+  // rule columns; the text is cut like any other when it is reported.
   auto scalar = array.GetScalar(row);
-  if (!scalar.ok()) return JsonScalar::Null();
+  if (!scalar.ok()) return ValueView::Null();
   std::string text = (*scalar)->ToString();
-  if (arrow::is_integer(array.type_id())) return JsonScalar::Raw(text);
-  return JsonScalar::String(text);
+  return ValueView::Formatted(arrow::is_integer(array.type_id()) ? JsonScalar::Kind::kRaw : JsonScalar::Kind::kString,
+                              std::move(text));
+}
+
+// A value as messages show it: null as "null", text cut to kMaxQuotedBytes.
+void AppendQuotedValue(std::string* out, const ValueView& value) {
+  if (value.is_null()) out->append("null");
+  else AppendCutText(out, value.text(), kMaxQuotedBytes);
 }
 
 }  // namespace
@@ -80,31 +95,41 @@ JsonScalar JsonScalar::Number(double value) {
   return Raw(FormatDouble(value));
 }
 
-JsonScalar ValueAsRead(const Batch& batch, int column_index, int64_t row) {
-  if (column_index < 0) return JsonScalar::Null();
+ValueView ViewValue(const Batch& batch, int column_index, int64_t row) {
+  if (column_index < 0) return ValueView::Null();
   const BatchColumn& column = batch.columns[column_index];
   if (column.array) return ArrowValue(*column.array, row);
   const TextColumn& text = column.text;
-  if (text.is_null[row]) return JsonScalar::Null();
-  std::string value(text.values[row]);
+  if (text.is_null[row]) return ValueView::Null();
   if (!text.json_kinds.empty()) {
     JsonKind kind = text.json_kinds[row];
     if (kind == JsonKind::kNumber || kind == JsonKind::kBool || kind == JsonKind::kOther)
-      return JsonScalar::Raw(std::move(value));
+      return ValueView::Of(JsonScalar::Kind::kRaw, text.values[row]);
   }
-  return JsonScalar::String(std::move(value));
+  return StringView(text.values[row]);
 }
 
-std::string ValueForMessage(const JsonScalar& value) {
-  return value.is_null() ? "null" : value.text;
+JsonScalar ReportValue(const ValueView& value) {
+  if (value.is_null()) return JsonScalar::Null();
+  if (!IsCut(value.text())) return {value.kind(), std::string(value.text())};
+  return JsonScalar::String(CutText(value.text()));
 }
 
-std::string ViolationMessage(const Plan& plan, int check_index, const CompiledColumnCheck* column_check,
-                             const JsonScalar& value, int64_t row, int64_t first_row) {
+JsonScalar ValueAsRead(const Batch& batch, int column_index, int64_t row) {
+  return ReportValue(ViewValue(batch, column_index, row));
+}
+
+namespace {
+
+// The message before the final cut.
+std::string UncutMessage(const Plan& plan, int check_index, const CompiledColumnCheck* column_check,
+                         const ValueView& value, int64_t row, int64_t first_row) {
   const CheckInfo& info = plan.checks()[check_index];
   if (info.options.message) {
     std::string message = *info.options.message;
-    ReplaceAll(&message, "{value}", ValueForMessage(value));
+    std::string shown;
+    AppendQuotedValue(&shown, value);
+    ReplaceAll(&message, "{value}", shown);
     ReplaceAll(&message, "{column}", info.column.value_or(""));
     ReplaceAll(&message, "{row}", std::to_string(row));
     return message;
@@ -123,11 +148,10 @@ std::string ViolationMessage(const Plan& plan, int check_index, const CompiledCo
   // "<column> <value> <what>": one string, appended in place (this runs for
   // every listed violation and every collected row error).
   const ColumnCheckKind kind = column_check->kind;
-  const std::string& bound = column_check->bound_text;
+  const std::string bound = CutText(column_check->bound_text, kMaxQuotedBytes);
   const std::string_view column = info.column ? std::string_view(*info.column) : std::string_view();
-  const std::string_view shown = value.is_null() ? std::string_view("null") : std::string_view(value.text);
   std::string out;
-  out.reserve(column.size() + shown.size() + bound.size() + 40);
+  out.reserve(column.size() + std::min(value.text().size(), kMaxQuotedBytes) + bound.size() + 64);
   out.append(column);
   if (kind == ColumnCheckKind::kNotNull) return out.append(" is null");
   out += ' ';
@@ -135,9 +159,9 @@ std::string ViolationMessage(const Plan& plan, int check_index, const CompiledCo
   const bool numeric = kind == ColumnCheckKind::kMin || kind == ColumnCheckKind::kMax ||
                        kind == ColumnCheckKind::kGt || kind == ColumnCheckKind::kLt ||
                        kind == ColumnCheckKind::kFinite;
-  const bool quote = !numeric && value.kind == JsonScalar::Kind::kString;
+  const bool quote = !numeric && value.kind() == JsonScalar::Kind::kString;
   if (quote) out += '\'';
-  out.append(shown);
+  AppendQuotedValue(&out, value);
   if (quote) out += '\'';
   switch (kind) {
     case ColumnCheckKind::kType: return out.append(" is not a valid ").append(bound);
@@ -152,13 +176,22 @@ std::string ViolationMessage(const Plan& plan, int check_index, const CompiledCo
     case ColumnCheckKind::kIn: return out.append(" is not in ").append(bound);
     case ColumnCheckKind::kNotIn: return out.append(" is in ").append(bound);
     case ColumnCheckKind::kLength:
-      out.append(" has length ").append(std::to_string(Utf8Length(value.text))).append(", outside [");
+      out.append(" has length ").append(std::to_string(Utf8Length(value.text()))).append(", outside [");
       out.append(std::to_string(column_check->length_min)).append(", ");
       return out.append(column_check->length_max == INT64_MAX ? std::string("inf")
                                                               : std::to_string(column_check->length_max)).append("]");
     case ColumnCheckKind::kNotNull: break;
   }
   return info.name + " failed";
+}
+
+}  // namespace
+
+std::string ViolationMessage(const Plan& plan, int check_index, const CompiledColumnCheck* column_check,
+                             const ValueView& value, int64_t row, int64_t first_row) {
+  std::string message = UncutMessage(plan, check_index, column_check, value, row, first_row);
+  if (IsCut(message)) message = CutText(message);
+  return message;
 }
 
 }  // namespace griffin

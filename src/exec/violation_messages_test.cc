@@ -43,7 +43,8 @@ std::string Message(const Plan& plan, const std::string& name, const JsonScalar&
     for (const ColumnPlan& column : plan.columns())
       for (const CompiledColumnCheck& check : column.checks)
         if (check.check_index == static_cast<int>(c)) column_check = &check;
-    return ViolationMessage(plan, static_cast<int>(c), column_check, value, 7, 3);
+    const ValueView view = value.is_null() ? ValueView::Null() : ValueView::Of(value.kind, value.text);
+    return ViolationMessage(plan, static_cast<int>(c), column_check, view, 7, 3);
   }
   ADD_FAILURE() << "no check " << name;
   return "";
@@ -79,6 +80,50 @@ TEST(ViolationMessagesTest, LengthWithoutMaxSaysInf) {
   auto plan = Plan::Compile(*rules, 0);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(Message(**plan, "s.length", JsonScalar::String("ab")), "s 'ab' has length 2, outside [4, inf]");
+}
+
+TEST(ViolationMessagesTest, HugeValuesAreCutInTheValueAndTheMessage) {
+  auto plan = CompilePlan();
+  const std::string huge(1 << 20, 'x');
+  const std::string message = Message(*plan, "email.regex", JsonScalar::String(huge));
+  EXPECT_EQ(message, "email '" + CutText(huge, kMaxQuotedBytes) + "' does not match /^a+$/");
+  // A length message counts the whole value, not what is shown of it.
+  EXPECT_EQ(Message(*plan, "email.length", JsonScalar::String(huge)),
+            "email '" + CutText(huge, kMaxQuotedBytes) + "' has length 1048576, outside [2, 3]");
+  // Custom messages repeat the cut value; the whole message is cut too.
+  const std::string custom = Message(*plan, "note.in", JsonScalar::String(huge));
+  EXPECT_EQ(custom, CutText(CutText(huge, kMaxQuotedBytes) + "/" + CutText(huge, kMaxQuotedBytes) + " in note"));
+
+  Batch batch;
+  batch.num_rows = 1;
+  batch.columns.push_back({"s", {{huge}, {0}, {}}, nullptr});
+  const JsonScalar value = ValueAsRead(batch, 0, 0);
+  EXPECT_EQ(value.kind, JsonScalar::Kind::kString);
+  EXPECT_EQ(value.text, CutText(huge));
+  EXPECT_EQ(value.text.size(), kMaxShownBytes + std::string("\xE2\x80\xA6(1048576 bytes)").size());
+}
+
+TEST(ViolationMessagesTest, AHugeJsonTokenIsCutIntoAString) {
+  const std::string array = "[" + std::string(4000, '1') + "]";
+  Batch batch;
+  batch.num_rows = 1;
+  batch.columns.push_back({"j", {{array}, {0}, {JsonKind::kOther}}, nullptr});
+  const JsonScalar value = ValueAsRead(batch, 0, 0);
+  EXPECT_EQ(value.kind, JsonScalar::Kind::kString);  // a cut token is no longer valid JSON
+  EXPECT_EQ(value.text, CutText(array));
+}
+
+TEST(ViolationMessagesTest, LongListsAreDescribedByTheirSize) {
+  std::string rules = "griffin: 1\ndataset: t\ncolumns:\n  s:\n    type: string\n    in: [";
+  for (int i = 0; i < 100000; ++i) rules += (i ? ", v" : "v") + std::to_string(i);
+  rules += "]\n    not_in: [a, b, c, d, e, f, g, h, i, j, k]\n  n: {type: int64, in: [1, 2, 3]}\n";
+  auto loaded = LoadRuleText(rules, "r.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  auto plan = Plan::Compile(*loaded, 0);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(Message(**plan, "s.in", JsonScalar::String("zz")), "s 'zz' is not in the 100,000 allowed values");
+  EXPECT_EQ(Message(**plan, "s.not_in", JsonScalar::String("a")), "s 'a' is in the 11 forbidden values");
+  EXPECT_EQ(Message(**plan, "n.in", JsonScalar::Raw("7")), "n 7 is not in [1, 2, 3]");
 }
 
 template <typename Builder, typename Value>

@@ -4,18 +4,24 @@
 #include <cmath>
 #include <numeric>
 
+#include "util/text_cut.h"
 #include "util/value_parse.h"
 
 namespace griffin {
 namespace {
 
-std::string LiteralListText(const std::vector<Literal>& values) {
+// An `in` / `not_in` list for messages: "[a, b, c]" when short, else by its
+// size ("the 100,000 allowed values"), so that no message repeats a long list.
+std::string LiteralListText(const std::vector<Literal>& values, ColumnCheckKind kind) {
   std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) {
+  for (size_t i = 0; i < values.size() && values.size() <= kMaxListedValues && out.size() <= kMaxQuotedBytes; ++i) {
     if (i) out += ", ";
     out += values[i].text;
   }
-  return out + "]";
+  out += "]";
+  if (values.size() <= kMaxListedValues && out.size() <= kMaxQuotedBytes) return out;
+  return "the " + WithThousands(static_cast<int64_t>(values.size())) +
+         (kind == ColumnCheckKind::kIn ? " allowed values" : " forbidden values");
 }
 
 // Resolves a min/max/gt/lt bound into the column representation.
@@ -51,7 +57,7 @@ Status ResolveBound(const Literal& bound, ValueType type, int64_t now_micros,
 }
 
 void ResolveValueList(const std::vector<Literal>& values, ValueType type, CompiledColumnCheck* out) {
-  out->bound_text = LiteralListText(values);
+  out->bound_text = LiteralListText(values, out->kind);
   std::vector<std::string> strings;
   std::vector<int64_t> ints;
   for (const Literal& v : values) {

@@ -32,6 +32,10 @@ struct CheckInfo {
   SourceLocation location;
 };
 
+// Messages list an `in` / `not_in` list of at most this many values (and at
+// most kMaxQuotedBytes of text); a longer list is described by its size.
+inline constexpr size_t kMaxListedValues = 10;
+
 // A column check resolved for fast evaluation.
 struct CompiledColumnCheck {
   int check_index;                   // into Plan::checks
@@ -48,7 +52,10 @@ struct CompiledColumnCheck {
   StringValueSet string_values;                  // kIn kNotIn for strings
   bool float_values_has_nan = false;
   int64_t length_min = 0, length_max = INT64_MAX;
-  std::string bound_text;            // the bound / list / pattern as written, for messages
+  // The bound / list / pattern as written, for messages; an `in` / `not_in`
+  // list of more than kMaxListedValues values (or a long one) is described by
+  // its size instead: "the 100,000 allowed values".
+  std::string bound_text;
 };
 
 struct ColumnPlan {

@@ -3,21 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "util/text_cut.h"  // WithThousands
+
 namespace griffin {
 namespace {
 
 constexpr int kExamplesPerCheck = 3;
 constexpr size_t kMaxShownValue = 90;
-
-std::string WithThousands(int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return value < 0 ? "-" + out : out;
-}
 
 std::string Percent(double fraction) {
   char buffer[32];

@@ -24,8 +24,21 @@ import ref_metrics
 import ref_rules
 import ref_values
 
-MALFORMED_VALUE_BYTES = 1024
+SHOWN_BYTES = 1024   # a violation's value and message (src/util/text_cut.h)
+QUOTED_BYTES = 256   # a value inside a message
 DEFAULT_MAX_VIOLATIONS = 100  # per check
+
+
+def _cut(text, max_bytes=SHOWN_BYTES):
+    """The text as reports show it: whole, or its first max_bytes bytes (never
+    splitting a UTF-8 character), then an ellipsis and the full size."""
+    data = text.encode("utf-8", errors="surrogateescape") if isinstance(text, str) else text
+    if len(data) <= max_bytes:
+        return data.decode("utf-8", errors="replace")
+    cut = max_bytes
+    while cut > max_bytes - 3 and cut > 0 and (data[cut] & 0xC0) == 0x80:
+        cut -= 1
+    return data[:cut].decode("utf-8", errors="replace") + f"\u2026({len(data)} bytes)"
 
 
 class _CheckState:
@@ -78,9 +91,9 @@ def _column_violation(check, column, value, now_micros):
 def _message(check, column, value, row, default):
     if check.message is None:
         return default
-    text = "null" if value is None else value
-    return (check.message.replace("{value}", text).replace("{column}", column or "")
-            .replace("{row}", str(row)))
+    text = "null" if value is None else _cut(value, QUOTED_BYTES)
+    return _cut(check.message.replace("{value}", text).replace("{column}", column or "")
+                .replace("{row}", str(row)))
 
 
 def _read_inputs(rules, inputs):
@@ -116,7 +129,7 @@ def validate(rules_text, inputs, max_violations=DEFAULT_MAX_VIOLATIONS, now_micr
         if record.malformed or len(record.fields) != len(header):
             malformed_rows += 1
             bad_rows += 1
-            raw = record.raw[:MALFORMED_VALUE_BYTES].decode("utf-8", errors="replace")
+            raw = _cut(record.raw)
             violations.append((row, -1, {"row": row, "column": None, "check": "malformed",
                                          "value": raw, "message": "malformed record"}))
             continue
@@ -157,7 +170,8 @@ def validate(rules_text, inputs, max_violations=DEFAULT_MAX_VIOLATIONS, now_micr
             row_is_bad |= check.severity == "error"
             default = f"{check.name} violated"
             violations.append((row, position[id(check)], {
-                "row": row, "column": column_name, "check": check.name, "value": value,
+                "row": row, "column": column_name, "check": check.name,
+                "value": None if value is None else _cut(value),
                 "message": _message(check, column_name, value, row, default)}))
         bad_rows += row_is_bad
 
