@@ -7,6 +7,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/serve_command.h"
+#include "cli/standard_streams.h"
 #include "cli/store_commands.h"
 #include "cli/validate_command.h"
 
@@ -15,6 +16,7 @@
 #endif
 
 int main(int argc, char** argv) {
+  griffin::GuardStandardStreams();
   CLI::App app{"Griffin: a fast data-quality engine. Rules in YAML, compiled once, checked on every row."};
   app.set_version_flag("--version", std::string("griffin ") + GRIFFIN_VERSION + " (Apache Arrow 26)");
   app.require_subcommand(1);

@@ -20,7 +20,9 @@
 #include "report/text_writer.h"
 #include "rules/rule_loader.h"
 #include "cli/schema_drift.h"
+#include "cli/standard_streams.h"
 #include "cli/store_records.h"
+#include "sinks/output_guard.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
 
@@ -42,6 +44,16 @@ Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const Plan& plan) 
   if (args.no_header) options.header = false;
   if (!args.null_values.empty()) options.null_values = args.null_values;
   return options;
+}
+
+// --clean and --quarantine never name an input, the rule file or each other
+// (by any path: same device and inode); checked before anything is written.
+Status RefuseOutputsOverRunFiles(const ValidateArgs& args, const std::vector<std::string>& inputs) {
+  std::vector<GuardedFile> guarded = {{"rule file", args.rules_path}};
+  for (const std::string& input : inputs) guarded.push_back({"input", input});
+  RETURN_IF_ERROR(RefuseOutputOverFiles("--clean", args.clean_path, guarded));
+  RETURN_IF_ERROR(RefuseOutputOverFiles("--quarantine", args.quarantine_path, guarded));
+  return RefuseOutputOverFiles("--clean", args.clean_path, {{"--quarantine file", args.quarantine_path}});
 }
 
 // Everything a run needs before it reads data; errors here are exit 2 or 3.
@@ -70,6 +82,7 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   ASSIGN_OR_RETURN(prepared.plan, Plan::Compile(prepared.rules, now_micros));
   ASSIGN_OR_RETURN(prepared.read_options, MakeReadOptions(args, *prepared.plan));
   ASSIGN_OR_RETURN(prepared.inputs, ExpandInputs(args.inputs));
+  RETURN_IF_ERROR(RefuseOutputsOverRunFiles(args, prepared.inputs));
   return prepared;
 }
 
@@ -258,15 +271,21 @@ int RunValidateCommand(const ValidateArgs& args) {
   if (store && ticket) {
     FinishRunRequest finish = MakeFinishRequest(*report, json, lineage, *committed);
     Status finished = store->FinishRun(run_id, finish);
-    if (!finished.ok()) store_status = finished;
+    if (!finished.ok()) {  // recorded as such, not left "running"
+      store_status = finished;
+      (void)store->MarkRecordFailed(run_id, finished.message());
+    }
   }
 
   std::string out;
   if (args.format == "json") out = json;
   else if (args.format == "junit") out = ReportToJunit(*report);
   else out = ReportToText(*report, isatty(STDOUT_FILENO));
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fflush(stdout);
+  const Status written = WriteWhole(stdout, out, "standard output");
+  if (!written.ok()) {  // the report is lost: that is the error to report, exit 3
+    PrintError(written);
+    return kExitInput;
+  }
   if (!output_status.ok()) store_status = output_status;
   if (!store_status.ok()) {
     PrintError(store_status);

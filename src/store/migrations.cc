@@ -8,7 +8,12 @@ namespace {
 
 struct Migration {
   int number;
-  std::vector<const char*> statements;
+  std::vector<const char*> statements;  // both dialects
+  // Dialect-specific steps, run after `statements` (a change the two express
+  // differently, such as a CHECK constraint: PostgreSQL alters it, SQLite
+  // rebuilds the table).
+  std::vector<const char*> sqlite_statements = {};
+  std::vector<const char*> postgres_statements = {};
 };
 
 // The schema, as the list of changes that built it. Append only.
@@ -119,6 +124,53 @@ const std::vector<Migration>& AllMigrations() {
            "ALTER TABLE runs ADD COLUMN key_id TEXT",
            "ALTER TABLE runs ADD COLUMN origin TEXT",
        }},
+      {5,
+       {},
+       // A fourth status, record_failed: the run was validated but its record
+       // (FinishRun) could not be written, for example a report past the
+       // database's size limit; abort_reason says why. Before, such a run
+       // stayed "running". SQLite cannot alter a CHECK constraint, so the
+       // table is rebuilt (Migrate turns foreign keys off around it, as
+       // SQLite's documented procedure asks, and checks them before commit).
+       {
+           "CREATE TABLE runs_new ("
+           " run_id TEXT PRIMARY KEY,"
+           " dataset TEXT NOT NULL REFERENCES datasets (name),"
+           " version BIGINT NOT NULL,"
+           " started_at TEXT NOT NULL,"
+           " ended_at TEXT,"
+           " status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'aborted', 'record_failed')),"
+           " rows BIGINT,"
+           " bad_rows BIGINT,"
+           " malformed_rows BIGINT,"
+           " quality_score DOUBLE PRECISION,"
+           " passed BOOLEAN,"
+           " griffin_version TEXT NOT NULL,"
+           " rules_sha256 TEXT NOT NULL,"
+           " rules_path TEXT NOT NULL,"
+           " report_json TEXT,"
+           " abort_reason TEXT,"
+           " host TEXT,"
+           " pid BIGINT,"
+           " key_id TEXT,"
+           " origin TEXT,"
+           " UNIQUE (dataset, version))",
+           "INSERT INTO runs_new (run_id, dataset, version, started_at, ended_at, status, rows, bad_rows,"
+           " malformed_rows, quality_score, passed, griffin_version, rules_sha256, rules_path, report_json,"
+           " abort_reason, host, pid, key_id, origin)"
+           " SELECT run_id, dataset, version, started_at, ended_at, status, rows, bad_rows,"
+           " malformed_rows, quality_score, passed, griffin_version, rules_sha256, rules_path, report_json,"
+           " abort_reason, host, pid, key_id, origin FROM runs",
+           "DROP TABLE runs",
+           "ALTER TABLE runs_new RENAME TO runs",
+           "CREATE INDEX runs_by_dataset_started ON runs (dataset, started_at)",
+       },
+       {
+           // PostgreSQL names an unnamed column CHECK <table>_<column>_check.
+           "ALTER TABLE runs DROP CONSTRAINT runs_status_check",
+           "ALTER TABLE runs ADD CONSTRAINT runs_status_check"
+           " CHECK (status IN ('running', 'complete', 'aborted', 'record_failed'))",
+       }},
   };
   return migrations;
 }
@@ -160,7 +212,12 @@ Status Migrate(SqlConnection& conn, int up_to) {
   RETURN_IF_ERROR(CheckNotNewer(conn, current));
   if (current >= up_to) return Status::OK();
 
-  return InWriteTransaction(conn, [&]() -> Status {
+  // SQLite rebuilds tables that others reference (migration 5): foreign keys
+  // go off for the transaction (a no-op inside one, so before BEGIN), are
+  // checked before COMMIT, and come back on whatever happens.
+  const bool sqlite = conn.dialect() == SqlDialect::kSqlite;
+  if (sqlite) RETURN_IF_ERROR(Exec(conn, "PRAGMA foreign_keys = OFF"));
+  Status migrated = InWriteTransaction(conn, [&]() -> Status {
     if (conn.dialect() == SqlDialect::kPostgres) {
       RETURN_IF_ERROR(Exec(conn, "SELECT pg_advisory_xact_lock($1)",
                            {SqlParam(kPostgresMigrationLockKey)}));
@@ -174,14 +231,25 @@ Status Migrate(SqlConnection& conn, int up_to) {
     RETURN_IF_ERROR(CheckNotNewer(conn, applied));
     for (const Migration& migration : AllMigrations()) {
       if (migration.number <= applied || migration.number > up_to) continue;
-      for (const char* statement : migration.statements) {
-        RETURN_IF_ERROR(Exec(conn, statement));
+      const bool sqlite = conn.dialect() == SqlDialect::kSqlite;
+      for (const auto* list : {&migration.statements,
+                               sqlite ? &migration.sqlite_statements : &migration.postgres_statements}) {
+        for (const char* statement : *list) RETURN_IF_ERROR(Exec(conn, statement));
       }
       RETURN_IF_ERROR(Exec(conn, "INSERT INTO schema_migrations (number, applied_at) VALUES ($1, $2)",
                            {SqlParam(int64_t{migration.number}), SqlParam(UtcNowIso8601())}));
     }
+    if (sqlite) {
+      ASSIGN_OR_RETURN(auto dangling, conn.Query("PRAGMA foreign_key_check"));
+      if (!dangling.empty()) return conn.Error("migration left rows whose foreign key has no parent");
+    }
     return Status::OK();
   });
+  if (sqlite) {
+    Status restored = Exec(conn, "PRAGMA foreign_keys = ON");
+    if (migrated.ok()) return restored;
+  }
+  return migrated;
 }
 
 }  // namespace griffin

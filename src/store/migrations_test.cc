@@ -22,14 +22,11 @@ TEST_P(MigrationTest, FreshStoreIsAtTheLatestMigration) {
   EXPECT_EQ(*empty, 0);
   ASSERT_TRUE(Migrate(**conn).ok());
   EXPECT_EQ(*CurrentMigration(**conn), kLatestMigration);
-  EXPECT_EQ(kLatestMigration, 4);
+  EXPECT_EQ(kLatestMigration, 5);
   ASSERT_TRUE(Migrate(**conn).ok());  // idempotent
   auto applied = Rows("SELECT number FROM schema_migrations ORDER BY number");
-  ASSERT_EQ(applied.size(), 4u);
-  EXPECT_EQ(applied[0][0], "1");
-  EXPECT_EQ(applied[1][0], "2");
-  EXPECT_EQ(applied[2][0], "3");
-  EXPECT_EQ(applied[3][0], "4");
+  ASSERT_EQ(applied.size(), 5u);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(applied[i][0], std::to_string(i + 1));
 }
 
 TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
@@ -78,7 +75,7 @@ TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
   {
     auto conn = scratch_.Connect();
     ASSERT_TRUE(conn.ok());
-    EXPECT_EQ(*CurrentMigration(**conn), 4);
+    EXPECT_EQ(*CurrentMigration(**conn), 5);
   }
   auto history = (*store)->History("orders", 10);
   ASSERT_TRUE(history.ok()) << history.status().message();
@@ -106,6 +103,21 @@ TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
   ASSERT_TRUE(old_runs.ok());
   EXPECT_EQ((*old_runs)[2].key_id, "");
   EXPECT_EQ((*old_runs)[2].origin, "");
+  // Migration 5 (the runs table rebuilt on SQLite): record_failed is a
+  // status; other statuses are still refused; the child rows still point at
+  // their runs, and foreign keys are enforced again.
+  ASSERT_TRUE((*store)->MarkRecordFailed("new-1", "report too big").ok());
+  EXPECT_EQ(Rows("SELECT status, abort_reason FROM runs WHERE run_id = 'new-1'")[0][0], "record_failed");
+  {
+    auto conn = scratch_.Connect();
+    ASSERT_TRUE(conn.ok());
+    EXPECT_FALSE(Exec(**conn, "UPDATE runs SET status = 'lost' WHERE run_id = 'new-1'").ok());
+    EXPECT_FALSE(Exec(**conn, "INSERT INTO check_results (run_id, position, name, column_name, check_name,"
+                              " severity, evaluated, violations, pass_rate, observed, passed)"
+                              " VALUES ('no-such-run', 0, 'n', 'c', 'k', 'error', 1, 0, 1.0, NULL, $1)",
+                      {SqlParam(true)}).ok());
+  }
+  EXPECT_EQ(Rows("SELECT r.status FROM check_results c JOIN runs r ON r.run_id = c.run_id")[0][0], "complete");
 }
 
 TEST_P(MigrationTest, StoreFromANewerGriffinIsRefused) {
@@ -120,7 +132,7 @@ TEST_P(MigrationTest, StoreFromANewerGriffinIsRefused) {
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), StatusCode::kStoreError);
   EXPECT_NE(store.status().message().find(
-                ": schema migration 99 is newer than this griffin knows (4); upgrade griffin"),
+                ": schema migration 99 is newer than this griffin knows (5); upgrade griffin"),
             std::string::npos)
       << store.status().message();
 }

@@ -94,7 +94,7 @@ struct RunSummary {
   std::string run_id;
   int64_t version = 0;
   std::string started_at, ended_at;
-  std::string status;            // running | complete | aborted
+  std::string status;            // running | complete | aborted | record_failed
   int64_t rows = 0, bad_rows = 0;
   double quality_score = 0;
   bool passed = false;
@@ -121,6 +121,12 @@ class RunStore {
   virtual Result<RunTicket> BeginRun(const BeginRunRequest& request) = 0;
   virtual Status FinishRun(const std::string& run_id, const FinishRunRequest& request) = 0;
   virtual Status AbortRun(const std::string& run_id, const std::string& reason) = 0;
+  // A running run whose FinishRun failed (the report could not be written:
+  // too big for the database, a full disk, a trigger): status record_failed,
+  // with `reason` (FinishRun's error) as its abort_reason, instead of staying
+  // "running". Best effort: a store that refuses this write too leaves the
+  // run to the stale-run sweep.
+  virtual Status MarkRecordFailed(const std::string& run_id, const std::string& reason) = 0;
   // Newest first; at most `limit`.
   virtual Result<std::vector<RunSummary>> History(const std::string& dataset, int limit) = 0;
   virtual Result<std::optional<std::string>> ReportJson(const std::string& run_id) = 0;

@@ -192,6 +192,31 @@ TEST_P(RunStoreTest, AbortRunMarksTheRunAbortedWithItsReason) {
   EXPECT_EQ(ticket->version, 3);
 }
 
+TEST_P(RunStoreTest, AFailedFinishIsMarkedRecordFailedNotLeftRunning) {
+  auto store = OpenOrDie();
+  ASSERT_NE(store, nullptr);
+  ASSERT_TRUE(store->BeginRun(MakeBegin("orders", "r1")).ok());
+  FinishRunRequest finish = MakeFinish("r1", 1);
+  finish.checks[2].position = 0;  // duplicate key: the finish fails and rolls back
+  Status failed = store->FinishRun("r1", finish);
+  ASSERT_FALSE(failed.ok());
+  Status marked = store->MarkRecordFailed("r1", failed.message());
+  ASSERT_TRUE(marked.ok()) << marked.message();
+  auto rows = Rows("SELECT status, abort_reason, ended_at FROM runs WHERE run_id = 'r1'");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(Str(rows[0][0]), "record_failed");
+  EXPECT_EQ(Str(rows[0][1]), failed.message());
+  EXPECT_EQ(Str(rows[0][2]).size(), 20u);
+  auto history = store->History("orders", 10);
+  ASSERT_TRUE(history.ok());
+  EXPECT_EQ((*history)[0].status, "record_failed");
+  // Only a running run can be marked; a record_failed run cannot finish later.
+  EXPECT_NE(store->MarkRecordFailed("r1", "again").message().find("cannot mark record_failed run r1: it is record_failed"),
+            std::string::npos);
+  EXPECT_NE(store->FinishRun("r1", MakeFinish("r1", 1)).message().find("cannot finish run r1: it is record_failed"),
+            std::string::npos);
+}
+
 TEST_P(RunStoreTest, HistoryIsNewestFirstAndLimited) {
   auto store = OpenOrDie();
   ASSERT_NE(store, nullptr);

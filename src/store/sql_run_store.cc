@@ -173,14 +173,23 @@ Status SqlRunStore::FinishRun(const std::string& run_id, const FinishRunRequest&
   });
 }
 
-Status SqlRunStore::AbortRun(const std::string& run_id, const std::string& reason) {
+Status SqlRunStore::EndRunWithout(const std::string& run_id, const char* status, const std::string& reason,
+                                  const char* action) {
   ASSIGN_OR_RETURN(auto rows,
-                   conn_->Query("UPDATE runs SET status = 'aborted', ended_at = $2,"
+                   conn_->Query("UPDATE runs SET status = $4, ended_at = $2,"
                                 " abort_reason = $3"
                                 " WHERE run_id = $1 AND status = 'running' RETURNING run_id",
-                                {Text(run_id), Text(UtcNowIso8601()), Text(reason)}));
-  if (rows.empty()) return NotRunning(run_id, "abort");
+                                {Text(run_id), Text(UtcNowIso8601()), Text(reason), Text(status)}));
+  if (rows.empty()) return NotRunning(run_id, action);
   return Status::OK();
+}
+
+Status SqlRunStore::AbortRun(const std::string& run_id, const std::string& reason) {
+  return EndRunWithout(run_id, "aborted", reason, "abort");
+}
+
+Status SqlRunStore::MarkRecordFailed(const std::string& run_id, const std::string& reason) {
+  return EndRunWithout(run_id, "record_failed", reason, "mark record_failed");
 }
 
 Result<std::vector<RunSummary>> SqlRunStore::History(const std::string& dataset, int limit) {

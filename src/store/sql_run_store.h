@@ -3,8 +3,9 @@
 //
 // Every write is one transaction, so a run is either "running" (begun, and
 // its process finished nothing yet or was killed), "complete" (FinishRun:
-// the run row and all its child rows together) or "aborted"; never half
-// recorded.
+// the run row and all its child rows together), "aborted", or
+// "record_failed" (FinishRun failed; only the status and reason are kept);
+// never half recorded.
 #pragma once
 
 #include <memory>
@@ -28,6 +29,7 @@ class SqlRunStore : public RunStore {
   Result<RunTicket> BeginRun(const BeginRunRequest& request) override;
   Status FinishRun(const std::string& run_id, const FinishRunRequest& request) override;
   Status AbortRun(const std::string& run_id, const std::string& reason) override;
+  Status MarkRecordFailed(const std::string& run_id, const std::string& reason) override;
   Result<std::vector<RunSummary>> History(const std::string& dataset, int limit) override;
   Result<std::optional<std::string>> ReportJson(const std::string& run_id) override;
   Result<std::vector<RuleVersionRecord>> RuleVersions(const std::string& dataset) override;
@@ -45,6 +47,9 @@ class SqlRunStore : public RunStore {
   Status MarkFinished(const std::string& run_id, const FinishRunRequest& request);
   Status WriteChildRows(const std::string& run_id, const FinishRunRequest& request);
   Status NotRunning(const std::string& run_id, const char* action);
+  // Ends a running run as `status` (aborted | record_failed) with `reason`.
+  Status EndRunWithout(const std::string& run_id, const char* status, const std::string& reason,
+                       const char* action);
   Status InsertRuleVersion(const std::string& dataset, const std::string& sha256, const std::string& text,
                            const std::string& path, const std::string& first_seen);
 
