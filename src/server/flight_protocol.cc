@@ -36,6 +36,7 @@ Result<FlightTarget> FromCommand(const std::string& command) {
       target.max_violations = int64_t(value);
     } else if (key == "store" && value.is_bool()) {
       target.store = bool(value);
+      target.await_record = target.store;
     } else {
       return Bad("bad or unknown field '" + std::string(key) +
                  "' (expected dataset: string, batch_hash: string, max_violations: 0..1000000, store: bool)");

@@ -23,6 +23,7 @@ struct FlightTarget {
   std::string batch_hash;       // "" : none
   int64_t max_violations = kDefaultMaxViolations;
   bool store = true;
+  bool await_record = false;    // the command said "store": true (see ServiceCore::ValidateOptions)
 };
 
 // From a path [dataset] / [dataset, batch_hash], or a JSON command. A

@@ -195,6 +195,7 @@ class FlightService::Server : public flight::FlightServerBase {
     ServiceCore::ValidateOptions finish;
     finish.max_violations = admitted.target.max_violations;
     finish.store = admitted.target.store;
+    finish.await_record = admitted.target.await_record;
     finish.batch_hash = admitted.target.batch_hash;
     finish.origin = "flight";
     return core_.Finish(admitted.caller, *admitted.dataset, std::move(result->report), bytes, finish);

@@ -66,7 +66,7 @@ void Json(Response& res, int status, const std::string& body) {
 
 void Refuse(Response& res, const Denial& denial, bool body_unread = false) {
   const int status = HttpStatusOf(denial.refusal);
-  Json(res, status, ErrorJson(denial.message));
+  Json(res, status, ErrorJson(denial.message, denial.code));
   if (denial.refusal == Refusal::kUnauthenticated) res.set_header("WWW-Authenticate", "Bearer");
   if (denial.retry_after_s > 0) {
     res.set_header("Retry-After", std::to_string(static_cast<int64_t>(std::ceil(denial.retry_after_s))));
@@ -180,6 +180,7 @@ struct HttpService::Impl {
       const std::string store = req.get_param_value("store");
       if (store != "true" && store != "false") return Refuse(res, {Refusal::kBadRequest, "store: expected true or false"}, true);
       options.store = store == "true";
+      options.await_record = options.store;  // asked for: answer once the run is written
     }
     if (req.has_param("batch_hash")) {
       options.batch_hash = req.get_param_value("batch_hash");

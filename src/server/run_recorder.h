@@ -5,7 +5,11 @@
 // Runs the service must not lose (validate calls, Flight DoPut) wait for
 // room until a deadline; sampled ones are dropped when it is full (counted).
 // A failed write is logged as one line on stderr and counted; the service
-// goes on. Close() writes what is queued, then stops (graceful shutdown).
+// goes on. A run whose record failed after it began (FinishRun refused: a
+// report too big for the database, a full disk) is marked record_failed, not
+// left "running". A caller that must know the outcome waits for it
+// (RecordAndWait). Close() writes what is queued, then stops (graceful
+// shutdown).
 //
 //   ASSIGN_OR_RETURN(auto recorder, RunRecorder::Open("runs.db", 4096));
 //   recorder->Record(std::move(run), deadline);
@@ -45,6 +49,17 @@ class RunRecorder {
   // Queues a run, waiting for room until `deadline`; false if there was none
   // (the run is not recorded) or the recorder is closed.
   bool Record(RunRecord run, Clock::time_point deadline);
+  // Queues a run, waits until it is written and says how that went:
+  // kRecorded; kNotQueued when there was no room (or nothing was written)
+  // by `deadline`, and the run is then not written later either; kFailed with
+  // the store's error when the write failed (the run is marked record_failed
+  // where it began). A write already under way at the deadline is waited for.
+  enum class Outcome { kRecorded, kNotQueued, kFailed };
+  struct Waited {
+    Outcome outcome = Outcome::kNotQueued;
+    std::string error;  // kFailed: the store's one-line error
+  };
+  Waited RecordAndWait(RunRecord run, Clock::time_point deadline);
   // Queues a run if there is room now; false (and counted as dropped) if not.
   bool TryRecord(RunRecord run);
   // Queues a rule version (a reload) and the drop of the dataset's schema cache.
@@ -64,8 +79,17 @@ class RunRecorder {
 
  private:
   using Task = std::function<Status(RunStore&)>;
+  // What a waiting caller sees of its task; guarded by mutex_.
+  struct Progress {
+    bool started = false, done = false, abandoned = false;
+    Status status;
+  };
+  struct Queued {
+    Task task;
+    std::shared_ptr<Progress> progress;  // null: nobody waits
+  };
   RunRecorder(std::unique_ptr<RunStore> store, size_t capacity);
-  bool Enqueue(Task task, bool wait, Clock::time_point deadline, bool is_run);
+  bool Enqueue(Queued queued, bool wait, Clock::time_point deadline, bool is_run);
   void WriterLoop();
 
   std::unique_ptr<RunStore> store_;
@@ -73,7 +97,7 @@ class RunRecorder {
   const std::string description_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<Task> queue_;
+  std::deque<Queued> queue_;
   bool closed_ = false;
   int64_t queued_ = 0, done_ = 0;  // tasks ever queued / finished, for Flush
   std::atomic<int64_t> written_{0}, failed_{0}, dropped_{0};

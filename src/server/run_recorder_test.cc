@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "store/sqlite_store.h"
 #include "store/store_test_util.h"
 
 namespace griffin::server {
@@ -60,6 +61,35 @@ TEST_F(RunRecorderTest, AFullQueueDropsSampledRunsAndFailuresAreCounted) {
   EXPECT_TRUE((*recorder)->Record(MakeRun("after", 1), deadline));
   (*recorder)->Close();
   EXPECT_EQ((*recorder)->written(), accepted + 1);
+}
+
+TEST_F(RunRecorderTest, AWaitedRunSaysHowItsWriteWentAndAFailedOneIsMarked) {
+  auto recorder = RunRecorder::Open(Uri(), 4);
+  ASSERT_TRUE(recorder.ok());
+  const auto deadline = RunRecorder::Clock::now() + std::chrono::seconds(10);
+  EXPECT_EQ((*recorder)->RecordAndWait(MakeRun("ok", 1), deadline).outcome, RunRecorder::Outcome::kRecorded);
+  {
+    // The store refuses to complete a run from now on, as a full disk would.
+    auto conn = ConnectSqlite(Uri());
+    ASSERT_TRUE(conn.ok());
+    ASSERT_TRUE(Exec(**conn, "CREATE TRIGGER refuse BEFORE UPDATE OF status ON runs WHEN NEW.status = 'complete'"
+                             " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+                    .ok());
+  }
+  const RunRecorder::Waited failed = (*recorder)->RecordAndWait(MakeRun("lost", 2), deadline);
+  EXPECT_EQ(failed.outcome, RunRecorder::Outcome::kFailed);
+  EXPECT_NE(failed.error.find("database or disk is full"), std::string::npos) << failed.error;
+  EXPECT_TRUE((*recorder)->Record(MakeRun("queued", 3), deadline));  // not waited for: marked too
+  (*recorder)->Close();
+  EXPECT_EQ((*recorder)->failed(), 2);
+
+  auto store = OpenRunStore(Uri());
+  ASSERT_TRUE(store.ok());
+  auto history = (*store)->History("orders", 0);
+  ASSERT_TRUE(history.ok());
+  std::vector<std::string> statuses;
+  for (const RunSummary& run : *history) statuses.push_back(run.run_id + ":" + run.status);
+  EXPECT_EQ(statuses, (std::vector<std::string>{"queued:record_failed", "lost:record_failed", "ok:complete"}));
 }
 
 TEST_F(RunRecorderTest, ABadStoreFailsAtOpen) {

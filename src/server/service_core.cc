@@ -141,8 +141,9 @@ ValidationOptions ServiceCore::EngineOptions(int64_t max_violations, Clock::time
   return options;
 }
 
-bool ServiceCore::Record(const Caller& caller, const Dataset& dataset, const Report& report, const std::string& json,
-                         int64_t input_bytes, const std::string& origin, bool wait) {
+std::optional<Denial> ServiceCore::Record(const Caller& caller, const Dataset& dataset, const Report& report,
+                                          const std::string& json, int64_t input_bytes, const std::string& origin,
+                                          RecordMode mode) {
   InputLineage input;
   input.path = report.inputs.empty() ? kBodyName : report.inputs[0];
   input.size = input_bytes;
@@ -155,8 +156,24 @@ bool ServiceCore::Record(const Caller& caller, const Dataset& dataset, const Rep
   run.begin = BeginRunRequest{dataset.name, report.run_id, started_at, GRIFFIN_VERSION, dataset.sha256,
                               dataset.rules().text, dataset.path, caller.id, origin};
   run.finish = MakeFinishRequest(report, json, {input}, {});
-  if (!wait) return recorder_->TryRecord(std::move(run));
-  return recorder_->Record(std::move(run), DeadlineIn(options_.config.limits.request_timeout_s));
+  const Denial behind{Refusal::kUnavailable, "the run store is behind; the run was not recorded, try again", 1.0};
+  const auto deadline = DeadlineIn(options_.config.limits.request_timeout_s);
+  switch (mode) {
+    case RecordMode::kTry:
+      (void)recorder_->TryRecord(std::move(run));
+      return std::nullopt;
+    case RecordMode::kQueue:
+      if (!recorder_->Record(std::move(run), deadline)) return behind;
+      return std::nullopt;
+    case RecordMode::kAwait:
+      break;
+  }
+  const RunRecorder::Waited waited = recorder_->RecordAndWait(std::move(run), deadline);
+  if (waited.outcome == RunRecorder::Outcome::kNotQueued) return behind;
+  if (waited.outcome == RunRecorder::Outcome::kFailed) {
+    return Denial{Refusal::kUnavailable, "the run could not be recorded: " + waited.error, 1.0, kStoreFailedCode};
+  }
+  return std::nullopt;
 }
 
 ServiceResult<ValidationOutcome> ServiceCore::Finish(const Caller& caller, const Dataset& dataset, Report report,
@@ -165,9 +182,9 @@ ServiceResult<ValidationOutcome> ServiceCore::Finish(const Caller& caller, const
   report.dataset = dataset.name;
   metrics_.CountRows(dataset.name, report.rows, report.bad_rows);
   ValidationOutcome outcome{report.run_id, ReportToJson(report), report.quality_score};
-  if (options.store && recorder_ &&
-      !Record(caller, dataset, report, outcome.json, input_bytes, options.origin, /*wait=*/true)) {
-    return Denial{Refusal::kUnavailable, "the run store is behind; the run was not recorded, try again", 1.0};
+  if (options.store && recorder_) {
+    const RecordMode mode = options.await_record ? RecordMode::kAwait : RecordMode::kQueue;
+    if (auto denied = Record(caller, dataset, report, outcome.json, input_bytes, options.origin, mode)) return *denied;
   }
   // A body that does not fit the rules is recorded (its report exists) but
   // answered 422, and its score is not remembered.
@@ -216,7 +233,7 @@ ServiceResult<std::string> ServiceCore::ScoreMetrics(const Caller& caller, std::
     if (!request.batch_hash.empty()) scores_.Put(dataset.name, request.batch_hash, data.score);
     if (recorder_ && Sampled(options_.config.metrics_sample)) {
       (void)Record(caller, dataset, report, ReportToJson(report), static_cast<int64_t>(request.records_jsonl.size()),
-                   "metrics", /*wait=*/false);
+                   "metrics", RecordMode::kTry);
     }
   } else if (!request.batch_hash.empty()) {
     std::optional<BatchScore> remembered = scores_.Get(dataset.name, request.batch_hash);

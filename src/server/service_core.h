@@ -65,6 +65,10 @@ class ServiceCore {
   struct ValidateOptions {
     int64_t max_violations = kDefaultMaxViolations;
     bool store = true;         // record the run
+    // The caller said store=true: answer only once the run is written, and
+    // refuse (503, code store_failed) when writing it failed. Otherwise the
+    // run is queued and written in the background.
+    bool await_record = false;
     std::string batch_hash;    // remember the score under this hash ("" : no)
     std::string origin = "http";
   };
@@ -108,8 +112,13 @@ class ServiceCore {
  private:
   explicit ServiceCore(Options options);
   void OnLoaded(const Dataset& dataset, const Dataset* previous);
-  bool Record(const Caller& caller, const Dataset& dataset, const Report& report, const std::string& json,
-              int64_t input_bytes, const std::string& origin, bool wait);
+  // kTry: queue if there is room now (sampled runs); kQueue: wait for room up
+  // to the request timeout; kAwait: also wait for the write. A denial when the
+  // run was not queued (kQueue, kAwait) or its write failed (kAwait).
+  enum class RecordMode { kTry, kQueue, kAwait };
+  std::optional<Denial> Record(const Caller& caller, const Dataset& dataset, const Report& report,
+                               const std::string& json, int64_t input_bytes, const std::string& origin,
+                               RecordMode mode);
 
   Options options_;
   KeyRing keys_;

@@ -23,9 +23,13 @@ void OptionalField(const char* name, const std::string& value, std::string* out)
 
 }  // namespace
 
-std::string ErrorJson(const std::string& message) {
+std::string ErrorJson(const std::string& message, const std::string& code) {
   std::string out = "{";
   Field("error", message, &out);
+  if (!code.empty()) {
+    out += ", ";
+    Field("code", code, &out);
+  }
   return out + "}";
 }
 

@@ -11,8 +11,9 @@
 
 namespace griffin::server {
 
-// {"error": "<message>"}
-std::string ErrorJson(const std::string& message);
+// {"error": "<message>"}, or {"error": "<message>", "code": "<code>"} when
+// `code` is not empty (service_status.h lists the codes).
+std::string ErrorJson(const std::string& message, const std::string& code = "");
 
 // {"datasets": [{"name", "file", "rules_sha256", "version", "loaded_at",
 //   "description", "columns": [..], "training": bool}, ...]}

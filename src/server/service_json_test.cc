@@ -2,11 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include "server/service_status.h"
+
 namespace griffin::server {
 namespace {
 
 TEST(ServiceJsonTest, ErrorsDatasetsAndRuns) {
   EXPECT_EQ(ErrorJson("bad \"x\"\n"), "{\"error\": \"bad \\\"x\\\"\\n\"}");
+  EXPECT_EQ(ErrorJson("no record", kStoreFailedCode), "{\"error\": \"no record\", \"code\": \"store_failed\"}");
   auto validator = Validator::FromText("griffin: 1\ndataset: d\ndescription: Feed\ncolumns: {a: {}, b: {type: int64}}\n",
                                        "<t>");
   ASSERT_TRUE(validator.ok());

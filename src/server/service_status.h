@@ -30,10 +30,16 @@ enum class Refusal {
 
 int HttpStatusOf(Refusal refusal);
 
+// Error codes a refusal may carry beside its message, for callers that act on
+// them ({"error": ..., "code": ...}):
+// the run was validated but could not be written to the run store.
+inline constexpr const char* kStoreFailedCode = "store_failed";
+
 struct Denial {
   Refusal refusal = Refusal::kInternal;
   std::string message;        // one line, for the caller
   double retry_after_s = 0;   // kRateLimited / kUnavailable: when to try again
+  std::string code;           // empty, or one of the codes above
 };
 
 // A core error as a denial: InputError and UsageError are bad requests,
