@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/exit_codes.h"
+#include "cli/standard_streams.h"
 #include "report/json_writer.h"
 #include "report/junit_writer.h"
 #include "report/report_reader.h"
@@ -32,9 +33,11 @@ Result<std::unique_ptr<RunStore>> Open(const StoreCommandArgs& args) {
   return OpenRunStore(args.store_uri.empty() ? DefaultStoreUri() : args.store_uri);
 }
 
-void Print(const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+// Prints the command's answer; one that cannot be written whole (a full disk,
+// a closed standard output) is exit 3, as for griffin validate.
+int Print(const std::string& text) {
+  Status written = WriteWhole(stdout, text, "standard output");
+  return written.ok() ? kExitPassed : Fail(written);
 }
 
 std::vector<std::string> SplitLines(const std::string& text) {
@@ -129,12 +132,10 @@ int RunHistoryCommand(const StoreCommandArgs& args) {
       out += "}";
     }
     out += runs->empty() ? "]}\n" : "\n]}\n";
-    Print(out);
-    return kExitPassed;
+    return Print(out);
   }
   if (runs->empty()) {
-    Print("no runs recorded for dataset '" + args.dataset + "' in " + (*store)->Describe() + "\n");
-    return kExitPassed;
+    return Print("no runs recorded for dataset '" + args.dataset + "' in " + (*store)->Describe() + "\n");
   }
   std::string out;
   std::vector<double> scores;  // oldest first for the trend
@@ -155,8 +156,7 @@ int RunHistoryCommand(const StoreCommandArgs& args) {
                   static_cast<long long>(r.rows), static_cast<long long>(r.bad_rows), score.c_str(), verdict.c_str());
     out += line;
   }
-  Print(out);
-  return kExitPassed;
+  return Print(out);
 }
 
 int RunShowCommand(const StoreCommandArgs& args) {
@@ -169,13 +169,11 @@ int RunShowCommand(const StoreCommandArgs& args) {
   if (!json->has_value())
     return Fail(Status::UsageError("no finished run '" + args.run_id + "' in " + (*store)->Describe()));
   if (args.format == "json") {
-    Print(**json);
-    return kExitPassed;
+    return Print(**json);
   }
   auto report = ReportFromJson(**json, "run " + args.run_id);
   if (!report.ok()) return Fail(report.status());
-  Print(args.format == "junit" ? ReportToJunit(*report) : ReportToText(*report, isatty(STDOUT_FILENO)));
-  return kExitPassed;
+  return Print(args.format == "junit" ? ReportToJunit(*report) : ReportToText(*report, isatty(STDOUT_FILENO)));
 }
 
 int RunRulesCommand(const StoreCommandArgs& args) {
@@ -202,9 +200,8 @@ int RunRulesCommand(const StoreCommandArgs& args) {
     const RuleVersionRecord* to = args.diff_to.empty() ? (versions->empty() ? nullptr : &versions->back())
                                                        : find(args.diff_to);
     if (!from || !to) return Fail(Status::UsageError("--diff: no single rule version matches; see griffin rules " + args.dataset));
-    Print("--- " + from->sha256.substr(0, 12) + " (first seen " + from->first_seen + ")\n+++ " +
-          to->sha256.substr(0, 12) + " (first seen " + to->first_seen + ")\n" + LineDiff(from->text, to->text));
-    return kExitPassed;
+    return Print("--- " + from->sha256.substr(0, 12) + " (first seen " + from->first_seen + ")\n+++ " +
+                 to->sha256.substr(0, 12) + " (first seen " + to->first_seen + ")\n" + LineDiff(from->text, to->text));
   }
   if (args.format == "json") {
     std::string out = "{\"dataset\": ";
@@ -221,8 +218,7 @@ int RunRulesCommand(const StoreCommandArgs& args) {
       AppendJsonString(v.text, &out);
       out += "}";
     }
-    Print(out + "]}\n");
-    return kExitPassed;
+    return Print(out + "]}\n");
   }
   std::string out = "rule versions of dataset " + args.dataset + " (oldest first)\n";
   for (size_t i = 0; i < versions->size(); ++i) {
@@ -231,8 +227,7 @@ int RunRulesCommand(const StoreCommandArgs& args) {
            std::to_string(v.runs) + " runs\n";
   }
   if (versions->size() > 1) out += "\ngriffin rules " + args.dataset + " --diff 1 --to " + std::to_string(versions->size()) + "   shows what changed\n";
-  Print(out);
-  return kExitPassed;
+  return Print(out);
 }
 
 }  // namespace griffin

@@ -153,3 +153,13 @@ def test_a_cli_run_whose_record_failed_is_record_failed_postgres(workdir):
     history = json.loads(run("history", "ledger", "--store", uri, "--format", "json", cwd=workdir).stdout)
     assert [r["status"] for r in history["runs"]] == ["record_failed", "complete"]
     assert history["runs"][0]["run_id"] == json.loads(proc.stdout)["run_id"]
+
+
+def test_store_commands_to_a_full_disk_are_exit_3(workdir):
+    report = json.loads(run("validate", "-r", "rules.yaml", "d.csv", "--format", "json", cwd=workdir).stdout)
+    for args in (["history", "ledger"], ["history", "ledger", "--format", "json"], ["show", report["run_id"]],
+                 ["rules", "ledger"]):
+        with open("/dev/full", "wb") as full:
+            proc = subprocess.run([GRIFFIN, *args], stdout=full, stderr=subprocess.PIPE, cwd=workdir, timeout=120)
+        assert one_line(proc, 3) == "griffin: standard output: cannot write the report: No space left on device", args
+        assert run(*args, cwd=workdir).returncode == 0, args
