@@ -29,7 +29,9 @@ arrow::Status ToFlight(const Denial& denial) {
     case Refusal::kNotFound: return arrow::Status::KeyError(denial.message);
     case Refusal::kRateLimited:
     case Refusal::kUnavailable:
-      return flight::MakeFlightError(flight::FlightStatusCode::Unavailable, denial.message + retry);
+      // A code (service_status.h) ends the message, where HTTP has a "code" field.
+      return flight::MakeFlightError(flight::FlightStatusCode::Unavailable,
+                                     denial.message + retry + (denial.code.empty() ? "" : " [" + denial.code + "]"));
     case Refusal::kInternal: return flight::MakeFlightError(flight::FlightStatusCode::Internal, denial.message);
     default: return arrow::Status::Invalid(denial.message);
   }
