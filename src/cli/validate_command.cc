@@ -25,6 +25,7 @@
 #include "sinks/output_guard.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
+#include "util/count_of.h"
 
 namespace griffin {
 namespace {
@@ -176,8 +177,8 @@ Status RewriteOutputsForSchemaError(const ValidateArgs& args, const PreparedRun&
   ASSIGN_OR_RETURN(auto source, OpenInputs(prepared.inputs, prepared.read_options));
   ASSIGN_OR_RETURN(Report again, RunValidation(prepared.plan, *source, run_options));
   if (again.rows != report.rows)
-    return Status::InputError("the inputs changed while they were read twice (" + std::to_string(report.rows) +
-                              " rows, then " + std::to_string(again.rows) + "); no outputs were written");
+    return Status::InputError("the inputs changed while they were read twice (" + CountOf(report.rows, "row") +
+                              ", then " + std::to_string(again.rows) + "); no outputs were written");
   return Status::OK();
 }
 

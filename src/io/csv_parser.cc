@@ -6,6 +6,7 @@
 #include "io/byte_mask.h"
 #include "io/csv_record.h"
 #include "io/utf8.h"
+#include "util/count_of.h"
 
 
 namespace griffin {
@@ -156,7 +157,7 @@ class CsvDecoder {
       reason = "unexpected character after closing quote in field " +
                std::to_string(problem_field + 1);
     } else if (num_fields != num_columns_) {
-      reason = "record has " + std::to_string(num_fields) + " fields, expected " +
+      reason = "record has " + CountOf(static_cast<int64_t>(num_fields), "field") + ", expected " +
                std::to_string(num_columns_);
     }
     if (!reason.empty()) MarkMalformed(raw, std::move(reason));

@@ -8,7 +8,7 @@
 //   "invalid UTF-8 at byte N of the record"   (N counts from 1)
 //   "unterminated quoted field"
 //   "unexpected character after closing quote in field K"   (K counts from 1)
-//   "record has F fields, expected C"
+//   "record has F fields, expected C" ("1 field" when F is 1)
 // Values are views into the span (fields with doubled quotes are unescaped into
 // a batch-owned arena); a value equal to one of the null values (after
 // unquoting) is null. raw_records holds each row's text without its line end.

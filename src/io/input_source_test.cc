@@ -137,7 +137,7 @@ TEST(InputSourceTest, TextStreamsFromMemory) {
   ASSERT_TRUE(source.ok());
   Rows rows = testing::ReadAll(**source);
   EXPECT_EQ(rows.columns, (std::vector<std::string>{"a", "b"}));
-  EXPECT_EQ(rows.cells, (Cells{{"1", "2"}, {"<malformed: record has 1 fields, expected 2>"}}));
+  EXPECT_EQ(rows.cells, (Cells{{"1", "2"}, {"<malformed: record has 1 field, expected 2>"}}));
 
   const std::string jsonl = "{\"a\": 1}\n[2]\n";
   options.json_columns = {"a"};

@@ -5,6 +5,7 @@
 
 #include "report/json_writer.h"
 #include "util/value_parse.h"
+#include "util/count_of.h"
 
 namespace griffin::server {
 namespace {
@@ -30,7 +31,7 @@ BatchScore BatchScoreOf(const Report& report, size_t max_checks) {
     malformed_check_failed = malformed_check_failed || (check.name == "malformed" && !check.passed);
   if (report.malformed_rows > 0 && !malformed_check_failed) {
     score.reasons.push_back("malformed: " + std::to_string(report.malformed_rows) + " of " +
-                            std::to_string(report.rows) + " rows");
+                            CountOf(report.rows, "row"));
   }
   std::vector<const CheckReport*> failing;
   for (const CheckReport& check : report.checks) {
@@ -45,7 +46,7 @@ BatchScore BatchScoreOf(const Report& report, size_t max_checks) {
       score.reasons.push_back(check.name + ": observed " + check.observed_text);
     } else {
       score.reasons.push_back(check.name + ": " + std::to_string(check.violations) + " of " +
-                              std::to_string(check.evaluated) + " rows");
+                              CountOf(check.evaluated, "row"));
     }
   }
   if (report.score_min && report.quality_score < *report.score_min) {

@@ -13,6 +13,7 @@
 #include "server/http_service.h"
 #include "server/service_core.h"
 #include "util/value_parse.h"
+#include "util/count_of.h"
 
 namespace griffin::server {
 namespace {
@@ -77,7 +78,7 @@ Status RunService(const ServiceOptions& options) {
     Log(std::string("flight on ") + (core->config().tls_cert.empty() ? "grpc://" : "grpc+tls://") + flight_host + ":" +
         std::to_string(flight->port()));
   }
-  Log("ready (" + std::to_string(core->registry().All().size()) + " datasets from " + options.rules_dir + ", store " +
+  Log("ready (" + CountOf(static_cast<int64_t>(core->registry().All().size()), "dataset") + " from " + options.rules_dir + ", store " +
       core->StoreDescription() + ")");
 
   for (;;) {
@@ -91,7 +92,7 @@ Status RunService(const ServiceOptions& options) {
     break;
   }
 
-  Log("shutting down: no new connections; " + std::to_string(http.in_flight()) + " requests in flight, grace " +
+  Log("shutting down: no new connections; " + CountOf(http.in_flight(), "request") + " in flight, grace " +
       FormatDouble(grace) + " s");
   std::mutex mutex;
   std::condition_variable done;
@@ -107,7 +108,7 @@ Status RunService(const ServiceOptions& options) {
     std::unique_lock<std::mutex> lock(mutex);
     done.wait_for(lock, std::chrono::microseconds(static_cast<int64_t>(grace * 1e6)), [&] { return drained; });
     if (!drained) {
-      Log(std::to_string(http.in_flight()) + " requests still running after the " + FormatDouble(grace) +
+      Log(CountOf(http.in_flight(), "request") + " still running after the " + FormatDouble(grace) +
           " s grace; writing the queued runs and exiting");
       core->Close();
       std::fflush(nullptr);
@@ -117,7 +118,7 @@ Status RunService(const ServiceOptions& options) {
   drainer.join();
   serving.join();
   core->Close();
-  Log("stopped: " + std::to_string(http.received()) + " HTTP requests received, " + std::to_string(http.answered()) +
+  Log("stopped: " + CountOf(http.received(), "HTTP request") + " received, " + std::to_string(http.answered()) +
       " answered; " + core->RecorderSummary());
   return Status::OK();
 }

@@ -153,7 +153,7 @@ TEST_P(ArrowSinkTest, TextInputsBecomeStringColumnsAndMalformedRowsKeepTheirRaw)
   EXPECT_EQ(Cell(*bad, "name", 1), "<null>");
   EXPECT_EQ(Cell(*bad, "_griffin_row", 1), "2");
   EXPECT_EQ(Cell(*bad, "_griffin_raw", 1), "3");
-  EXPECT_EQ(ErrorsCell(*bad, 1), "malformed: record has 1 fields, expected 2");
+  EXPECT_EQ(ErrorsCell(*bad, 1), "malformed: record has 1 field, expected 2");
 }
 
 TEST_P(ArrowSinkTest, GroupsOf64KRowsWhateverTheBatching) {
