@@ -16,53 +16,46 @@ from __future__ import annotations
 
 import json as _json
 import os as _os
+import re as _re
 from typing import Any, Dict, List, Tuple, Union
 
 import numpy as _np
 
-from . import _griffin
+from . import _frames, _griffin
 from ._griffin import DEFAULT_MAX_VIOLATIONS, GriffinError, InputError, RuleError
 
 __all__ = ["Validator", "Report", "iter_batches", "GriffinError", "RuleError", "InputError", "__version__"]
 __version__ = _griffin.__version__
+_arrow_stream, _input_name = _frames.arrow_stream, _frames.input_name   # used by griffin.jax
 
 PathLike = Union[str, "_os.PathLike[str]"]
 
 
-def _input_name(data: Any) -> str:
-    kind = type(data)
-    return "<%s.%s>" % (kind.__module__.split(".")[0], kind.__qualname__)
-
-
-def _arrow_stream(data: Any):
-    """The Arrow stream capsule of `data`, converting pandas / numpy / RecordBatch
-    through pyarrow (zero-copy where Arrow allows: numeric numpy columns)."""
-    import pyarrow as pa
-
-    if isinstance(data, pa.RecordBatch):
-        data = pa.Table.from_batches([data])
-    elif isinstance(data, dict):
-        data = pa.table(data)
-    elif type(data).__module__.split(".")[0] == "pandas" and type(data).__name__ == "DataFrame":
-        data = pa.Table.from_pandas(data, preserve_index=False)
-    if hasattr(data, "__arrow_c_stream__"):
-        return data.__arrow_c_stream__()
-    raise TypeError(
-        "validate() takes a path, a list of paths, a pyarrow Table/RecordBatch/RecordBatchReader, "
-        "an object with __arrow_c_stream__, a pandas DataFrame or a dict of numpy arrays; got %s"
-        % type(data).__name__)
-
-
 class Report:
     """The result of one validation: the CLI's JSON report (cli-and-report-v1)
-    plus the per-row verdicts. `run_id` is empty (nothing is recorded)."""
+    plus the per-row verdicts. `run_id` is empty (nothing is recorded).
+
+    A report of a pandas DataFrame, or of a batch from iter_batches(), labels
+    its rows: each violation carries `index` beside its 0-based `row` (the
+    frame's index label; iter_batches: the row as the CLI numbers it in the
+    whole input), and `index` holds all the labels."""
 
     def __init__(self, result: "_griffin._Result", source: Dict[str, Any] | None = None,
-                 paths: List[str] | None = None) -> None:
+                 paths: List[str] | None = None, labels: Any = None,
+                 dtypes: Dict[str, str] | None = None) -> None:
         self._result = result
         self._dict: Dict[str, Any] | None = None
+        self._json: str | None = None
         self._source = source or {}
         self._paths = paths          # the paths validated, as given; None for frames
+        self._labels = labels        # row -> label (pandas Index, numpy array), or None
+        self._dtypes = dtypes        # a pandas frame's column -> dtype, for schema error advice
+
+    @property
+    def index(self) -> Any:
+        """The rows' labels: a pandas DataFrame's index, the CLI's row numbers
+        (numpy int64) for an iter_batches() batch, else None."""
+        return self._labels
 
     @property
     def quality_score(self) -> float:
@@ -124,8 +117,12 @@ class Report:
         return _split.split_data(self._result, data, self._paths, self._source, inputs)
 
     def to_json(self) -> str:
-        """The report as the CLI's `--format json` prints it."""
-        return self._result.json
+        """The report as the CLI's `--format json` prints it (with `index` in
+        violations of labelled rows, see the class docstring)."""
+        if self._json is None:
+            text = self._result.json
+            self._json = _labelled_json(text, self._labels, _frames.schema_hints(self._dtypes, text))
+        return self._json
 
     def to_dict(self) -> Dict[str, Any]:
         """json.loads(to_json()) (a fresh copy each call)."""
@@ -133,12 +130,45 @@ class Report:
 
     def _parsed(self) -> Dict[str, Any]:
         if self._dict is None:
-            self._dict = _json.loads(self._result.json)
+            self._dict = _json.loads(self.to_json())
         return self._dict
 
     def __repr__(self) -> str:
         return "<griffin.Report rows=%d bad_rows=%d quality_score=%.6g passed=%s>" % (
             self.rows, self.bad_rows, self.quality_score, self.passed)
+
+
+_VIOLATION_ROW = _re.compile(r'\n    \{"row": (\d+), ')
+
+
+def _labelled_json(text: str, labels: Any, schema_hints: Dict[str, str]) -> str:
+    """The engine's JSON report with `"index": label` after each violation's
+    row, and each hint appended to its column's schema error message."""
+    for column, hint in schema_hints.items():
+        start = text.find('"schema_errors": [')
+        key = '{"column": %s, "message": "' % _json.dumps(column, ensure_ascii=False)
+        at = text.find(key, start)
+        end = text.find('"}', at + len(key)) if at >= 0 else -1
+        if end >= 0:
+            text = text[:end] + _json.dumps(hint, ensure_ascii=False)[1:-1] + text[end:]
+    if labels is None:
+        return text
+    return _VIOLATION_ROW.sub(lambda m: '\n    {"row": %s, "index": %s, ' % (
+        m.group(1), _json_label(labels[int(m.group(1))])), text)
+
+
+def _json_label(label: Any) -> str:
+    """A row label as JSON: numbers and strings as they are, a tuple (pandas
+    MultiIndex) as a list, anything else (timestamps, ...) as its str()."""
+    if isinstance(label, tuple):
+        return "[%s]" % ", ".join(_json_label(part) for part in label)
+    if isinstance(label, _np.generic):
+        label = label.item()
+    if isinstance(label, float) and label != label:
+        return "null"
+    if label is None or isinstance(label, (bool, int, float, str)):
+        return _json.dumps(label, ensure_ascii=False)
+    return _json.dumps(str(label), ensure_ascii=False)
 
 
 def _copy(value: Any) -> Any:
@@ -201,9 +231,10 @@ class Validator:
             paths = [_os.fspath(p) for p in data]
             result = self._compiled.validate_paths(paths, max_violations, threads, batch_rows, True)
             return Report(result, self._compiled.source, paths)
-        name = _input_name(data)
-        capsule = _arrow_stream(data)
-        return Report(self._compiled.validate_stream(capsule, name, max_violations, threads, batch_rows, True))
+        name = _frames.input_name(data)
+        capsule = _frames.arrow_stream(data)
+        result = self._compiled.validate_stream(capsule, name, max_violations, threads, batch_rows, True)
+        return Report(result, labels=_frames.row_labels(data), dtypes=_frames.pandas_dtypes(data))
 
     def __repr__(self) -> str:
         return "<griffin.Validator dataset=%r>" % self.dataset

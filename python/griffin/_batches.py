@@ -7,12 +7,12 @@ import os
 import queue
 import threading
 import warnings
-from typing import TYPE_CHECKING, Any, Iterator, List, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pyarrow as pa
 
-from . import _readers
+from . import _frames, _readers
 from ._griffin import DEFAULT_MAX_VIOLATIONS, InputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,8 +26,21 @@ class _Failure:
         self.error = error
 
 
+def cli_rows(first: int, count: int, skipped: List[Optional[int]]) -> Optional["np.ndarray"]:
+    """The CLI's row numbers (within one file) of the file's kept rows
+    [first, first + count), given the records pyarrow skipped (the CLI counts
+    them as malformed rows): kept row g is the CLI's row g + (the number of
+    skipped records before it). None when a skipped record's number is unknown."""
+    if any(record is None for record in skipped):
+        return None
+    records = np.sort(np.asarray(skipped, dtype=np.int64))
+    kept_before = records - np.arange(len(records))   # kept rows before each skipped record
+    kept = np.arange(first, first + count, dtype=np.int64)
+    return kept + np.searchsorted(kept_before, kept, side="right")
+
+
 def _produce(files: List[str], source: Any, batch_rows: int, out: "queue.Queue[Any]",
-             stop: threading.Event, skipped: List[int]) -> None:
+             stop: threading.Event, skipped_total: List[int]) -> None:
     def put(item: Any) -> bool:
         while not stop.is_set():
             try:
@@ -38,13 +51,20 @@ def _produce(files: List[str], source: Any, batch_rows: int, out: "queue.Queue[A
         return False
 
     try:
+        offset = 0   # the CLI's rows in the files before this one
         for path in files:
+            skipped: List[Optional[int]] = []
+            kept = 0
             try:
                 for table in _readers.rechunk(_readers.open_batches(path, source, batch_rows, skipped), batch_rows):
-                    if not put(table):
+                    rows = cli_rows(kept, table.num_rows, skipped)
+                    kept += table.num_rows
+                    if not put((table, None if rows is None else rows + offset)):
                         return
             except (pa.ArrowException, OSError) as e:
                 raise InputError("%s: %s" % (path, e)) from e
+            offset += kept + len(skipped)
+            skipped_total[0] += len(skipped)
         put(_END)
     except BaseException as e:  # noqa: BLE001 (handed to the consuming thread)
         put(_Failure(e))
@@ -66,16 +86,18 @@ def iter_batches(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.P
     never span two files). `clean_batch` is a pyarrow Table of the batch's
     clean rows, in order; `report` is the Report of validating that batch
     alone, so its rows (violations' `row`, bad_row_mask(), split()) are
-    numbered from 0 within the batch: the batch's first row is the file's row
-    sum(r.rows for the earlier reports). Row-level check counts summed over
+    numbered from 0 within the batch; each violation's `index` (and
+    `report.index`, a numpy array) gives the row as the CLI's report numbers it
+    for the same paths (malformed records counted). Row-level check counts summed over
     the reports equal a whole-file run's; table-level checks (row_count, mean,
     unique across batches, ...) are per batch. `report.split(batch)` is not
     available (the batch is not kept); use bad_row_mask().
 
     A CSV record whose field count differs from the header's is skipped by
-    pyarrow here (it is in no batch and no report); a RuntimeWarning at the end
-    says how many. validate(path) or the CLI's --quarantine account for such
-    malformed records exactly.
+    pyarrow here (it is in no batch and no report, but keeps its row number:
+    the rows after it are numbered as the CLI numbers them); a RuntimeWarning
+    at the end says how many. validate(path) or the CLI's --quarantine account
+    for such malformed records exactly.
 
     Raises InputError (naming the file) when a file cannot be read, and what
     validate() raises. Closing the generator early stops the reading thread.
@@ -104,12 +126,13 @@ def iter_batches(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.P
                 return
             if isinstance(item, _Failure):
                 raise item.error
-            table: pa.Table = item
+            table, rows = item
             report = validator.validate(table, max_violations=max_violations, threads=threads,
                                         batch_rows=min(batch_rows, 65536))
+            report._labels = rows
             keep = np.ones(table.num_rows, dtype=bool)
             keep[report._result.bad_row_indices()] = False
-            clean = table.filter(pa.array(keep))
+            clean = _frames.take_rows(table, np.flatnonzero(keep))
             del item, table
             yield clean, report
     finally:

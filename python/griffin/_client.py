@@ -46,19 +46,13 @@ def _arrow_ipc(data: Any) -> bytes:
     arrays, anything with __arrow_c_stream__) as IPC stream bytes."""
     import pyarrow as pa
 
-    if isinstance(data, pa.RecordBatch):
-        table = pa.Table.from_batches([data])
-    elif isinstance(data, pa.Table):
-        table = data
-    elif isinstance(data, dict):
-        table = pa.table(data)
-    elif type(data).__module__.split(".")[0] == "pandas":
-        table = pa.Table.from_pandas(data, preserve_index=False)
-    elif hasattr(data, "__arrow_c_stream__"):
-        table = pa.RecordBatchReader.from_stream(data).read_all()
-    else:
-        raise TypeError("validate() takes bytes, str, a path, or Arrow data (pyarrow, pandas, dict of arrays); "
-                        "got %s" % type(data).__name__)
+    from ._frames import table_of
+
+    if not (isinstance(data, (pa.RecordBatch, pa.Table, dict)) or hasattr(data, "__arrow_c_stream__")
+            or type(data).__module__.split(".")[0] == "pandas"):
+        raise TypeError("validate() takes bytes, str, a path, or Arrow data (pyarrow, pandas, polars, dict of "
+                        "arrays); got %s" % type(data).__name__)
+    table = table_of(data)   # InputError for a frame Arrow cannot hold, as Validator.validate()
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)

@@ -5,7 +5,8 @@ delimiter, quote, header, null_values) as the engine's readers do:
 - CSV/TSV (optionally .gz/.zst): every column is read as string (the text as
   read; a `null_values` spelling, quoted or not, is null), as the CLI's
   --clean/--quarantine outputs keep it. Records pyarrow cannot parse into the
-  header's field count are skipped here; the caller accounts for them.
+  header's field count are skipped here; `skipped` lists their 0-based
+  record numbers (as the engine numbers the file's rows) for the caller.
 - JSON lines: pyarrow.json, with the types pyarrow infers.
 - Parquet and Arrow IPC (file or stream format): as stored.
 """
@@ -56,14 +57,19 @@ def format_of(path: str, source: Dict[str, Any]) -> str:
     return name
 
 
-def _csv_options(fmt: str, source: Dict[str, Any], skipped: List[int]):
+def _csv_options(fmt: str, source: Dict[str, Any], skipped: List[Optional[int]]):
     import pyarrow.csv as pcsv
 
     delimiter = source.get("delimiter") or ("\t" if fmt == "tsv" else ",")
     quote = source.get("quote") or '"'
+    # pyarrow numbers records from 1, the header included, blank lines not;
+    # the number is known when parsing serially, as every reader here does
+    # (None, should it not be).
+    first_data_record = 2 if source.get("header", True) else 1
 
     def on_invalid(row: Any) -> str:
-        skipped[0] += 1
+        known = row.number is not None and row.number >= 0
+        skipped.append(row.number - first_data_record if known else None)
         return "skip"
 
     parse = pcsv.ParseOptions(delimiter=delimiter, quote_char=quote, newlines_in_values=True,
@@ -81,10 +87,11 @@ def _csv_column_names(path: str, parse: Any, read_cls: Any, header: bool) -> Lis
         return list(reader.schema.names)
 
 
-def open_csv_batches(path: str, fmt: str, source: Dict[str, Any], skipped: List[int],
+def open_csv_batches(path: str, fmt: str, source: Dict[str, Any], skipped: List[Optional[int]],
                      block_size: int = 256 << 10) -> Iterator[pa.RecordBatch]:
-    """CSV/TSV record batches with every column a string; `skipped[0]` counts
-    records pyarrow skipped (a field count other than the header's).
+    """CSV/TSV record batches with every column a string; `skipped` gets the
+    0-based record number of each record pyarrow skipped (a field count other
+    than the header's), before the batch holding the rows after it.
 
     Memory: Arrow's streaming CSV reader buffers up to 32 blocks ahead on its
     I/O thread, so `block_size` bounds it (32 x 256 KiB by default)."""
@@ -92,7 +99,7 @@ def open_csv_batches(path: str, fmt: str, source: Dict[str, Any], skipped: List[
 
     parse, read_cls, convert_cls = _csv_options(fmt, source, skipped)
     header = bool(source.get("header", True))
-    probe, _, _ = _csv_options(fmt, source, [0])   # its skips are not counted
+    probe, _, _ = _csv_options(fmt, source, [])   # its skips are not counted
     names = _csv_column_names(path, probe, read_cls, header)
     convert = convert_cls(column_types={n: pa.string() for n in names},
                           null_values=list(source.get("null_values", [""])),
@@ -106,7 +113,7 @@ def open_csv_batches(path: str, fmt: str, source: Dict[str, Any], skipped: List[
 
 
 def open_batches(path: str, source: Dict[str, Any], batch_rows: int,
-                 skipped: List[int]) -> Iterator[pa.RecordBatch]:
+                 skipped: List[Optional[int]]) -> Iterator[pa.RecordBatch]:
     """One input file as a stream of record batches (any sizes)."""
     fmt = format_of(path, source)
     if fmt in ("csv", "tsv"):
@@ -138,7 +145,7 @@ def _ipc_batches(path: str) -> Iterator[pa.RecordBatch]:
         yield from batches()
 
 
-def read_table(path: str, source: Dict[str, Any], skipped: List[int]) -> pa.Table:
+def read_table(path: str, source: Dict[str, Any], skipped: List[Optional[int]]) -> pa.Table:
     """One input file as a whole Table (see the module docstring for types)."""
     batches = list(open_batches(path, source, 1 << 20, skipped))
     if batches:
@@ -148,7 +155,7 @@ def read_table(path: str, source: Dict[str, Any], skipped: List[int]) -> pa.Tabl
         import pyarrow.parquet as pq
         return pq.read_table(path)
     if fmt in ("csv", "tsv"):
-        parse, read_cls, _ = _csv_options(fmt, source, [0])
+        parse, read_cls, _ = _csv_options(fmt, source, [])
         names = _csv_column_names(path, parse, read_cls, bool(source.get("header", True)))
         return pa.table({n: pa.array([], pa.string()) for n in names})
     return pa.table({})

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy as np
 import pyarrow as pa
 
-from . import _readers
+from . import _frames, _readers
 from ._griffin import InputError
 
 ERRORS_TYPE = pa.list_(pa.field("element", pa.struct([("check", pa.string()), ("message", pa.string())])))
@@ -29,24 +29,6 @@ def _text(values: Sequence[bytes]) -> List[str]:
     return [v.decode("utf-8", "replace") for v in values]
 
 
-def table_of(data: Any) -> pa.Table:
-    """`data` (not a path) as a pyarrow Table, converted as validate() converts it."""
-    if isinstance(data, pa.Table):
-        return data
-    if isinstance(data, pa.RecordBatch):
-        return pa.Table.from_batches([data])
-    if isinstance(data, pa.RecordBatchReader):
-        raise TypeError("split() cannot re-read a RecordBatchReader (validate() consumed it); "
-                        "validate and split a Table instead")
-    if isinstance(data, dict):
-        return pa.table(data)
-    if type(data).__module__.split(".")[0] == "pandas" and type(data).__name__ == "DataFrame":
-        return pa.Table.from_pandas(data, preserve_index=False)
-    if hasattr(data, "__arrow_c_stream__"):
-        return pa.RecordBatchReader.from_stream(data).read_all()
-    raise TypeError("split() takes the data validate() was given; got %s" % type(data).__name__)
-
-
 def table_of_paths(inputs: List[str], source: Dict[str, Any], malformed: np.ndarray) -> pa.Table:
     """The validated files as one Table, malformed records as all-null rows in
     their places (rows numbered as the engine numbered them)."""
@@ -54,7 +36,7 @@ def table_of_paths(inputs: List[str], source: Dict[str, Any], malformed: np.ndar
     offset = 0
     pointer = 0
     for path in inputs:
-        skipped = [0]
+        skipped: List[int] = []
         try:
             table = _readers.read_table(path, source, skipped)
         except (pa.ArrowInvalid, OSError) as e:
@@ -64,15 +46,15 @@ def table_of_paths(inputs: List[str], source: Dict[str, Any], malformed: np.ndar
             rows += 1
             pointer += 1
         here = malformed[(malformed >= offset) & (malformed < offset + rows)] - offset
-        if len(here) != skipped[0]:
+        if len(here) != len(skipped):
             raise InputError("%s: pyarrow skipped %d records but the engine found %d malformed; split() "
                              "cannot line them up (use the CLI's --clean/--quarantine)"
-                             % (path, skipped[0], len(here)))
+                             % (path, len(skipped), len(here)))
         if len(here):
             is_bad = np.zeros(rows, dtype=bool)
             is_bad[here] = True
             positions = np.cumsum(~is_bad) - 1               # row -> row of the pyarrow table
-            table = table.take(pa.array(positions, mask=is_bad))  # null index -> null row
+            table = table.take(pa.array(positions, mask=is_bad))  # null index -> null row (no views here)
         tables.append(table)
         offset += rows
     if not tables:
@@ -91,8 +73,8 @@ def split(result: Any, table: pa.Table) -> Tuple[pa.Table, pa.Table]:
     bad = result.bad_row_indices()
     keep = np.ones(table.num_rows, dtype=bool)
     keep[bad] = False
-    clean = table.filter(pa.array(keep))
-    quarantined = table.take(pa.array(bad, type=pa.int64()))
+    clean = _frames.take_rows(table, np.flatnonzero(keep))
+    quarantined = _frames.take_rows(table, bad)
     offsets = result.bad_error_offsets()
     if len(offsets) != len(bad) + 1:
         raise ValueError("the report holds no per-row errors")
@@ -123,6 +105,9 @@ def split_data(result: Any, data: Any, validated_paths: Any, source: Dict[str, A
         if "-" in inputs:
             raise ValueError("split() cannot re-read standard input")
         table = table_of_paths(inputs, source, result.malformed_rows())
+    elif isinstance(data, pa.RecordBatchReader):
+        raise TypeError("split() cannot re-read a RecordBatchReader (validate() consumed it); "
+                        "validate and split a Table instead")
     else:
-        table = table_of(data)
+        table = _frames.table_of(data)
     return split(result, table)
