@@ -132,7 +132,7 @@ def iter_batches(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.P
             report._labels = rows
             keep = np.ones(table.num_rows, dtype=bool)
             keep[report._result.bad_row_indices()] = False
-            clean = _frames.take_rows(table, np.flatnonzero(keep))
+            clean = _frames.filter_rows(table, keep)
             del item, table
             yield clean, report
     finally:

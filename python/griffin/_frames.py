@@ -12,13 +12,14 @@ data they are given into Arrow, and take rows out of it.
   Arrow C stream, so string_view, large_string and dictionary (categorical,
   enum) columns reach the engine as they are (it reads them in place).
 
-take_rows() takes rows from any of these Tables, including view types
-(string_view, binary_view), which pyarrow's take/filter kernels do not accept.
+take_rows() and filter_rows() select rows of any of these Tables, including
+view types (string_view, binary_view), which pyarrow's take/filter kernels do
+not accept.
 """
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 import pyarrow as pa
@@ -93,19 +94,31 @@ def table_of(data: Any) -> pa.Table:
 
 
 def take_rows(table: pa.Table, indices: "np.ndarray") -> pa.Table:
-    """The rows `indices` (int64, any order) of `table`, with its schema. View
-    columns go through their non-view type (pyarrow has no take kernel for
-    them) and back, so polars frames split like any other."""
+    """The rows `indices` (int64, any order) of `table`, with its schema."""
     positions = pa.array(indices, pa.int64())
+    return _per_column(table, lambda column: column.take(positions))
+
+
+def filter_rows(table: pa.Table, keep: "np.ndarray") -> pa.Table:
+    """The rows of `table` where the bool mask `keep` is True, with its schema
+    (a filter does not concatenate chunks, as a take would)."""
+    mask = pa.array(keep, pa.bool_())
+    return _per_column(table, lambda column: column.filter(mask))
+
+
+def _per_column(table: pa.Table, select: Callable[[Any], Any]) -> pa.Table:
+    """`select` applied to each column. View columns go through their non-view
+    type (pyarrow has no take/filter kernel for them) and back, so polars
+    frames split like any other."""
     columns = []
     for column in table.columns:
         try:
-            columns.append(column.take(positions))
+            columns.append(select(column))
         except pa.ArrowNotImplementedError:
             wide = _without_views(column.type)
             if wide == column.type:
                 raise
-            columns.append(column.cast(wide).take(positions).cast(column.type))
+            columns.append(select(column.cast(wide)).cast(column.type))
     return pa.Table.from_arrays(columns, schema=table.schema)
 
 

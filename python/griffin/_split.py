@@ -73,7 +73,7 @@ def split(result: Any, table: pa.Table) -> Tuple[pa.Table, pa.Table]:
     bad = result.bad_row_indices()
     keep = np.ones(table.num_rows, dtype=bool)
     keep[bad] = False
-    clean = _frames.take_rows(table, np.flatnonzero(keep))
+    clean = _frames.filter_rows(table, keep)
     quarantined = _frames.take_rows(table, bad)
     offsets = result.bad_error_offsets()
     if len(offsets) != len(bad) + 1:
