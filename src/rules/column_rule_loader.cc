@@ -5,7 +5,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "rules/bound_ranges.h"
 #include "rules/rule_literals.h"
 #include "util/value_parse.h"
 
@@ -161,6 +164,45 @@ Result<std::optional<ColumnCheck>> LoadCheck(const YamlContext& ctx, const Field
   return std::optional<ColumnCheck>(std::move(check));
 }
 
+bool IsBound(ColumnCheckKind kind) {
+  return kind == ColumnCheckKind::kMin || kind == ColumnCheckKind::kMax ||
+         kind == ColumnCheckKind::kGt || kind == ColumnCheckKind::kLt;
+}
+
+// A bound check of a column with the key that wrote it.
+struct LoadedBound {
+  const ColumnCheck* check;
+  const Field* field;
+};
+
+// Refuses a lower bound (min, gt) and an upper bound (max, lt) of one column
+// that leave no value that can pass both; the error names the later key.
+Status CheckBoundsMeet(const YamlContext& ctx, ValueType type,
+                       const std::vector<LoadedBound>& bounds) {
+  for (const LoadedBound& lower : bounds) {
+    const ColumnCheckKind lower_kind = lower.check->kind;
+    if (lower_kind != ColumnCheckKind::kMin && lower_kind != ColumnCheckKind::kGt) continue;
+    for (const LoadedBound& upper : bounds) {
+      const ColumnCheckKind upper_kind = upper.check->kind;
+      if (upper_kind != ColumnCheckKind::kMax && upper_kind != ColumnCheckKind::kLt) continue;
+      std::optional<std::string> problem = EmptyRangeProblem(
+          type,
+          RangeEnd{ColumnCheckKindName(lower_kind), &lower.check->bound,
+                   lower_kind == ColumnCheckKind::kMin},
+          RangeEnd{ColumnCheckKindName(upper_kind), &upper.check->bound,
+                   upper_kind == ColumnCheckKind::kMax});
+      if (!problem.has_value()) continue;
+      const bool upper_is_later = lower.check->location < upper.check->location;
+      const Field& later = upper_is_later ? *upper.field : *lower.field;
+      const Field& earlier = upper_is_later ? *lower.field : *upper.field;
+      return ctx.Error(later.key_location.line, later.path,
+                       *problem + " (" + earlier.key + " is on line " +
+                           std::to_string(earlier.key_location.line) + ")");
+    }
+  }
+  return Status::OK();
+}
+
 // `type: int64` or `type: {value: int64, severity, mostly, message}`.
 Result<ColumnCheck> LoadTypeCheck(const YamlContext& ctx, const Field& field, ValueType* type) {
   ColumnCheck check;
@@ -207,6 +249,7 @@ Result<ColumnRule> LoadColumn(const YamlContext& ctx, std::string name, const Fi
     rule.timestamp_format = format;
     column.timestamp_format = format;
   }
+  std::vector<std::pair<size_t, const Field*>> bound_entries;  // index in rule.checks, key
   for (const Field& entry : entries) {
     if (entry.key == "type") {
       rule.checks.push_back(*type_check);
@@ -217,11 +260,16 @@ Result<ColumnRule> LoadColumn(const YamlContext& ctx, std::string name, const Fi
     } else if (std::optional<ColumnCheckKind> kind = CheckKindFromKey(entry.key)) {
       ASSIGN_OR_RETURN(std::optional<ColumnCheck> check,
                        LoadCheck(ctx, entry, *kind, column, type_check.has_value()));
-      if (check.has_value()) rule.checks.push_back(std::move(*check));
+      if (!check.has_value()) continue;
+      if (IsBound(*kind)) bound_entries.emplace_back(rule.checks.size(), &entry);
+      rule.checks.push_back(std::move(*check));
     } else {
       return UnknownColumnKey(ctx, entry);
     }
   }
+  std::vector<LoadedBound> bounds;
+  for (const auto& [index, field] : bound_entries) bounds.push_back({&rule.checks[index], field});
+  RETURN_IF_ERROR(CheckBoundsMeet(ctx, rule.type, bounds));
   return rule;
 }
 

@@ -268,6 +268,40 @@ TEST(ColumnErrors, LinesAreTheKeysOrTheListItems) {
             "r.yaml:8: columns.a.in[1]: 'x' does not parse as int64");
 }
 
+TEST(ColumnErrors, ContradictoryBoundsNameTheLaterKey) {
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: int64\n    min: 10\n    max: 0\n"),
+            "r.yaml:7: columns.a.max: min 10 is greater than max 0 (min is on line 6)");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: int64\n    max: 0\n    min: 10\n"),
+            "r.yaml:7: columns.a.min: min 10 is greater than max 0 (max is on line 6)");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: float64\n    gt: 5\n    lt: 5\n"),
+            "r.yaml:7: columns.a.lt: gt 5 and lt 5 leave no value that can pass (gt is on line 6)");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: float64\n    gt: 6\n    lt: 5\n"),
+            "r.yaml:7: columns.a.lt: gt 6 and lt 5 leave no value that can pass (gt is on line 6)");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: float64\n    min: 3\n    lt: {value: 3, "
+                      "severity: warn}\n"),
+            "r.yaml:7: columns.a.lt: min 3 and lt 3 leave no value that can pass (min is on line 6)");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: float64\n    gt: 3\n    max: 3\n"),
+            "r.yaml:7: columns.a.max: gt 3 and max 3 leave no value that can pass (gt is on line 6)");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: int64\n    gt: 1\n    lt: 2\n"),
+            "r.yaml:7: columns.a.lt: gt 1 and lt 2 leave no value that can pass (gt is on line 6)");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: date\n    min: 2024-03-02\n    "
+                      "max: 2024-03-01\n"),
+            "r.yaml:7: columns.a.max: min 2024-03-02 is greater than max 2024-03-01 (min is on "
+            "line 6)");
+  EXPECT_EQ(BodyError("columns:\n  - name: a\n    type: int64\n    min: 1\n    max: 0\n"),
+            "r.yaml:7: columns[0].max: min 1 is greater than max 0 (min is on line 6)");
+}
+
+TEST(ColumnErrors, BoundsThatLeaveSomethingLoad) {
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: int64\n    min: 5\n    max: 5\n"), "OK");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: int64\n    gt: 1\n    lt: 3\n"), "OK");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: float64\n    gt: 1\n    lt: 1.5\n"), "OK");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: float64\n    min: 10\n    gt: 20\n"), "OK");
+  EXPECT_EQ(BodyError("columns:\n  a:\n    type: timestamp\n    min: now\n"
+                      "    max: 2000-01-01\n"),
+            "OK");  // now is only known when a run starts
+}
+
 TEST(ColumnErrors, BadRegex) {
   EXPECT_EQ(BodyError("columns:\n  a:\n    regex: '^(ab'\n"),
             "r.yaml:5: columns.a.regex: bad regex: missing ): ^(ab");

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "rules/bound_ranges.h"
 #include "rules/rule_literals.h"
 
 namespace griffin::rules_internal {
@@ -71,6 +72,20 @@ Result<Literal> ParseMetricBound(const YamlContext& ctx, const Field& field, Tab
   return ParseNumberBound(ctx, field, /*prefer_int=*/column->type == ValueType::kInt64);
 }
 
+// The type of the metric's observed value, as far as its bounds are concerned:
+// min, max and quantile observe a value of the column (nearest rank); every
+// other metric is compared as a number.
+ValueType ObservedType(TableMetric metric, const ColumnRule* column) {
+  switch (metric) {
+    case TableMetric::kMin:
+    case TableMetric::kMax:
+    case TableMetric::kQuantile:
+      return column->type;
+    default:
+      return ValueType::kFloat64;
+  }
+}
+
 Result<TableCheck> LoadTableCheck(const YamlContext& ctx, const Field& item,
                                   const std::vector<ColumnRule>& columns) {
   ASSIGN_OR_RETURN(std::vector<Field> items,
@@ -137,6 +152,13 @@ Result<TableCheck> LoadTableCheck(const YamlContext& ctx, const Field& item,
   }
   if (max_field.has_value()) {
     ASSIGN_OR_RETURN(check.max, ParseMetricBound(ctx, *max_field, check.metric, column));
+  }
+  if (check.min.has_value() && check.max.has_value()) {
+    if (std::optional<std::string> problem =
+            EmptyRangeProblem(ObservedType(check.metric, column), RangeEnd{"min", &*check.min, true},
+                              RangeEnd{"max", &*check.max, true})) {
+      return ctx.Error(*max_field, *problem);
+    }
   }
   return check;
 }

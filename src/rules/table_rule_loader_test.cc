@@ -92,6 +92,18 @@ TEST(TableChecks, Errors) {
             "columns; s is string");
   EXPECT_EQ(BodyError(head + "  - min: {column: d, min: 5}\n"),
             "r.yaml:10: table[0].min.min: '5' is not a date, a timestamp or now");
+  EXPECT_EQ(BodyError(head + "  - row_count: {min: 10, max: 0}\n"),
+            "r.yaml:10: table[0].row_count.max: min 10 is greater than max 0");
+  EXPECT_EQ(BodyError(head + "  - mean: {column: x, min: 0.5, max: 0.25}\n"),
+            "r.yaml:10: table[0].mean.max: min 0.5 is greater than max 0.25");
+  EXPECT_EQ(BodyError(head + "  - quantile: {column: n, q: 0.9, min: 100, max: 10}\n"),
+            "r.yaml:10: table[0].quantile.max: min 100 is greater than max 10");
+  EXPECT_EQ(BodyError(head + "  - max: {column: n, min: 1.5, max: 1.75}\n"),
+            "r.yaml:10: table[0].max.max: min 1.5 and max 1.75 leave no value that can pass");
+  EXPECT_EQ(BodyError(head + "  - min: {column: t, min: 2024-01-02, max: 2024-01-01}\n"),
+            "r.yaml:10: table[0].min.max: min 2024-01-02 is greater than max 2024-01-01");
+  EXPECT_EQ(BodyError(head + "  - mean: {column: n, min: 1.5, max: 1.75}\n"), "OK");
+  EXPECT_EQ(BodyError(head + "  - null_fraction: {column: s, min: 0.1, max: 0.1}\n"), "OK");
   EXPECT_EQ(BodyError(head + "  - row_count: 5\n"),
             "r.yaml:10: table[0].row_count: expected a map of bounds, like {min: 1}, found '5'");
 }
