@@ -1,9 +1,11 @@
 #include "exec/column_converter.h"
 
 #include <cstring>
+#include <optional>
 
 #include <arrow/array.h>
 #include <arrow/type.h>
+#include <arrow/type_traits.h>
 
 #include "util/value_parse.h"
 
@@ -162,6 +164,14 @@ void ViewArrowStrings(const arrow::Array& array, const Batch& batch, TypedColumn
   if (array.null_count() > 0)
     for (int64_t r = 0; r < n; ++r)
       if (strings.IsNull(r)) views[r] = std::string_view();
+  if (const NullMatcher* nulls = batch.string_nulls.get()) {
+    for (int64_t r = 0; r < n; ++r) {
+      if (out->valid[r] && nulls->Match(views[r])) {
+        out->valid[r] = 0;
+        views[r] = std::string_view();
+      }
+    }
+  }
   out->strings = views;
 }
 
@@ -176,9 +186,10 @@ bool IsStringLike(arrow::Type::type id) {
          id == arrow::Type::STRING_VIEW;
 }
 
-// Views an Arrow string-like array (or dictionary of strings) as text values.
-bool StringViews(const arrow::Array& array, std::vector<std::string_view>* views,
-                 std::vector<uint8_t>* is_null) {
+// Views an Arrow string-like array (or dictionary of strings) as text values;
+// a value `nulls` matches (when given) is null, as a text input's would be.
+bool StringViews(const arrow::Array& array, const NullMatcher* nulls,
+                 std::vector<std::string_view>* views, std::vector<uint8_t>* is_null) {
   const int64_t n = array.length();
   views->assign(n, std::string_view());
   is_null->assign(n, 0);
@@ -201,9 +212,39 @@ bool StringViews(const arrow::Array& array, std::vector<std::string_view>* views
     if (array.IsNull(r)) { (*is_null)[r] = 1; continue; }
     int64_t i = dict ? dict->GetValueIndex(r) : r;
     if (dict && values->IsNull(i)) { (*is_null)[r] = 1; continue; }
-    (*views)[r] = view_at(i);
+    const std::string_view value = view_at(i);
+    if (nulls != nullptr && nulls->Match(value)) { (*is_null)[r] = 1; continue; }
+    (*views)[r] = value;
   }
   return true;
+}
+
+// A floating-point array declared int64 (rules-v1, amended 2026-12-03): each
+// value is judged as text would be. An integral value within int64's range is
+// that integer; any other (1.5, NaN, ±inf, 1e300) is a type error, so it
+// counts as null for the column's other checks. Not a schema error.
+void ConvertIntegralFloats(const arrow::Array& array, const Batch& batch, TypedColumn* out) {
+  using T = arrow::Type;
+  AllocateValues(out);
+  MarkValidity(array, batch, &out->valid);
+  auto value_at = [&array](int64_t r) -> double {
+    switch (array.type_id()) {
+      case T::DOUBLE: return static_cast<const arrow::DoubleArray&>(array).Value(r);
+      case T::FLOAT: return static_cast<const arrow::FloatArray&>(array).Value(r);
+      default: return static_cast<double>(static_cast<const arrow::HalfFloatArray&>(array).GetView(r));
+    }
+  };
+  int64_t* ints = out->owned_ints.data();
+  for (int64_t r = 0; r < out->num_rows; ++r) {
+    if (!out->valid[r]) continue;
+    if (std::optional<int64_t> value = IntegralInt64(value_at(r))) {
+      ints[r] = *value;
+      continue;
+    }
+    if (out->type_error.empty()) out->type_error.assign(out->num_rows, 0);
+    out->valid[r] = 0;
+    out->type_error[r] = 1;
+  }
 }
 
 // Typed Arrow array into the declared type; returns false when lossy.
@@ -226,14 +267,17 @@ bool ConvertTyped(const Batch& batch, const arrow::Array& array, const ConvertOp
         case T::UINT16: Widen<arrow::UInt16Array>(array, out->owned_ints.data()); break;
         default: Widen<arrow::UInt32Array>(array, out->owned_ints.data()); break;
       }
+    } else if (id == T::DOUBLE || id == T::FLOAT || id == T::HALF_FLOAT) {
+      ConvertIntegralFloats(array, batch, out);
+      return true;
     } else {
       return false;
     }
   } else if (type == ValueType::kFloat64) {
     if (id == T::DOUBLE) {
       out->floats = static_cast<const arrow::DoubleArray&>(array).raw_values();  // zero copy
-    } else if (id == T::FLOAT || id == T::HALF_FLOAT || id == T::INT8 || id == T::INT16 ||
-               id == T::INT32 || id == T::UINT8 || id == T::UINT16) {
+    } else if (id == T::FLOAT || id == T::HALF_FLOAT || arrow::is_integer(id)) {
+      // Integers widen to the nearest double, as their text would parse.
       AllocateValues(out);
       double* dst = out->owned_floats.data();
       switch (id) {
@@ -247,8 +291,11 @@ bool ConvertTyped(const Batch& batch, const arrow::Array& array, const ConvertOp
         case T::INT8: Widen<arrow::Int8Array>(array, dst); break;
         case T::INT16: Widen<arrow::Int16Array>(array, dst); break;
         case T::INT32: Widen<arrow::Int32Array>(array, dst); break;
+        case T::INT64: Widen<arrow::Int64Array>(array, dst); break;
         case T::UINT8: Widen<arrow::UInt8Array>(array, dst); break;
-        default: Widen<arrow::UInt16Array>(array, dst); break;
+        case T::UINT16: Widen<arrow::UInt16Array>(array, dst); break;
+        case T::UINT32: Widen<arrow::UInt32Array>(array, dst); break;
+        default: Widen<arrow::UInt64Array>(array, dst); break;
       }
     } else {
       return false;
@@ -353,7 +400,7 @@ void ConvertColumn(const Batch& batch, const BatchColumn* column, const ConvertO
     // Strings of a typed input: views into the Arrow buffers, parsed as text.
     std::vector<std::string_view> views;
     std::vector<uint8_t> nulls;
-    StringViews(array, &views, &nulls);
+    StringViews(array, batch.string_nulls.get(), &views, &nulls);
     ConvertText(batch, views.data(), nulls.data(), nullptr, options, out);
     if (out->strings == views.data()) {
       out->owned_strings = std::move(views);  // moving keeps the buffer, so the pointer holds

@@ -3,8 +3,10 @@
 //
 // Text values are parsed per the type's rules; Arrow columns of a lossless
 // type are read in place when their width already matches (int64, float64,
-// no copy) and widened otherwise. A lossy Arrow type marks every non-null
-// value as a type error and sets *lossy so the engine reports one schema error.
+// no copy) and widened otherwise. A floating-point Arrow column declared int64
+// is judged value by value (integral values within range pass). A lossy Arrow
+// type marks every non-null value as a type error and sets *lossy so the
+// engine reports one schema error.
 #pragma once
 
 #include <optional>

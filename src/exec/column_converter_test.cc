@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "exec/test_batches.h"
+#include "util/value_parse.h"
 
 namespace griffin {
 namespace {
@@ -72,11 +73,87 @@ TEST(ColumnConverterTest, ArrowInt64IsReadInPlace) {
   TypedColumn column = Convert(batch, ValueType::kInt64);
   EXPECT_EQ(column.ints, static_cast<const arrow::Int64Array&>(*array).raw_values());
   EXPECT_EQ(column.valid, (std::vector<uint8_t>{1, 1, 1, 0}));
-  TypedColumn floats = Convert(batch, ValueType::kFloat64, nullptr);
-  bool lossy = false;
-  Convert(batch, ValueType::kFloat64, &lossy);
-  EXPECT_TRUE(lossy);  // int64 into float64 can lose precision
-  EXPECT_EQ(floats.type_error, (std::vector<uint8_t>{1, 1, 1, 0}));
+  bool lossy = true;
+  TypedColumn floats = Convert(batch, ValueType::kFloat64, &lossy);
+  EXPECT_FALSE(lossy);  // every integer passes float64, as its text would
+  EXPECT_TRUE(floats.type_error.empty());
+  EXPECT_EQ(floats.valid, (std::vector<uint8_t>{1, 1, 1, 0}));
+  EXPECT_EQ(floats.floats[2], 3.0);
+}
+
+TEST(ColumnConverterTest, BigIntegersRoundToTheNearestDoubleAsTextDoes) {
+  arrow::UInt64Builder builder;
+  ASSERT_TRUE(builder.AppendValues({9007199254740993ULL, 18446744073709551615ULL}).ok());
+  Batch batch;
+  batch.num_rows = 2;
+  batch.columns.push_back({"u", {}, builder.Finish().ValueOrDie()});
+  bool lossy = true;
+  TypedColumn floats = Convert(batch, ValueType::kFloat64, &lossy);
+  EXPECT_FALSE(lossy);
+  EXPECT_EQ(floats.floats[0], *ParseFloat64("9007199254740993"));
+  EXPECT_EQ(floats.floats[1], *ParseFloat64("18446744073709551615"));
+  Convert(batch, ValueType::kInt64, &lossy);
+  EXPECT_TRUE(lossy);  // uint64 into int64 stays a schema error (rules-v1)
+}
+
+TEST(ColumnConverterTest, FloatsDeclaredInt64AreJudgedValueByValue) {
+  arrow::DoubleBuilder doubles;
+  ASSERT_TRUE(doubles.AppendValues({987555.0, 987555.5, std::nan(""), INFINITY, 1e300, -0.0, -3.0}).ok());
+  ASSERT_TRUE(doubles.AppendNull().ok());
+  Batch batch;
+  batch.num_rows = 8;
+  batch.columns.push_back({"p", {}, doubles.Finish().ValueOrDie()});
+  bool lossy = true;
+  TypedColumn ints = Convert(batch, ValueType::kInt64, &lossy);
+  EXPECT_FALSE(lossy);  // not a schema error
+  EXPECT_EQ(ints.valid, (std::vector<uint8_t>{1, 0, 0, 0, 0, 1, 1, 0}));
+  EXPECT_EQ(ints.type_error, (std::vector<uint8_t>{0, 1, 1, 1, 1, 0, 0, 0}));
+  EXPECT_EQ(ints.ints[0], 987555);
+  EXPECT_EQ(ints.ints[5], 0);
+  EXPECT_EQ(ints.ints[6], -3);
+  arrow::FloatBuilder singles;
+  ASSERT_TRUE(singles.AppendValues({2.0f, 2.5f}).ok());
+  Batch batch32;
+  batch32.num_rows = 2;
+  batch32.columns.push_back({"f", {}, singles.Finish().ValueOrDie()});
+  TypedColumn from_float32 = Convert(batch32, ValueType::kInt64, &lossy);
+  EXPECT_FALSE(lossy);
+  EXPECT_EQ(from_float32.valid, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(from_float32.ints[0], 2);
+  batch32.malformed = {1, 0};  // a malformed row is neither valid nor a type error
+  TypedColumn skipped = Convert(batch32, ValueType::kInt64, &lossy);
+  EXPECT_EQ(skipped.valid, (std::vector<uint8_t>{0, 0}));
+  EXPECT_EQ(skipped.type_error, (std::vector<uint8_t>{0, 1}));
+}
+
+TEST(ColumnConverterTest, ArrowStringsSpelledAsNullValuesAreNull) {
+  auto nulls = std::make_shared<const NullMatcher>(std::vector<std::string>{"", "NA"});
+  const std::vector<std::string> values = {"a", "NA", "", " NA", "7"};
+  arrow::StringBuilder strings;
+  arrow::LargeStringBuilder large_strings;
+  arrow::StringViewBuilder string_views;
+  arrow::StringDictionaryBuilder dictionary;
+  ASSERT_TRUE(strings.AppendValues(values).ok() && strings.AppendNull().ok());
+  ASSERT_TRUE(large_strings.AppendValues(values).ok() && large_strings.AppendNull().ok());
+  for (const std::string& value : values) ASSERT_TRUE(string_views.Append(value).ok() && dictionary.Append(value).ok());
+  ASSERT_TRUE(string_views.AppendNull().ok() && dictionary.AppendNull().ok());
+  std::vector<std::shared_ptr<arrow::Array>> layouts = {
+      strings.Finish().ValueOrDie(), large_strings.Finish().ValueOrDie(), string_views.Finish().ValueOrDie(),
+      dictionary.Finish().ValueOrDie()};
+  for (const auto& layout : layouts) {
+    Batch batch;
+    batch.num_rows = 6;
+    batch.columns.push_back({"s", {}, layout});
+    TypedColumn before = Convert(batch, ValueType::kString);
+    EXPECT_EQ(before.valid, (std::vector<uint8_t>{1, 1, 1, 1, 1, 0})) << layout->type()->ToString();
+    batch.string_nulls = nulls;
+    TypedColumn text = Convert(batch, ValueType::kString);
+    EXPECT_EQ(text.valid, (std::vector<uint8_t>{1, 0, 0, 1, 1, 0})) << layout->type()->ToString();
+    EXPECT_EQ(text.strings[3], " NA");
+    TypedColumn ints = Convert(batch, ValueType::kInt64);  // parsed as text: NA is null, not a type error
+    EXPECT_EQ(ints.valid, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0})) << layout->type()->ToString();
+    EXPECT_EQ(ints.type_error, (std::vector<uint8_t>{1, 0, 0, 1, 0, 0})) << layout->type()->ToString();
+  }
 }
 
 TEST(ColumnConverterTest, ArrowNullTypeIsAllNullForEveryDeclaredType) {

@@ -1,6 +1,7 @@
 // Values and default messages for the report's violations list.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,10 +20,15 @@ class ValueView {
   static ValueView Null() { return {}; }
   static ValueView Of(JsonScalar::Kind kind, std::string_view text) { return ValueView(kind, text, {}); }
   static ValueView Formatted(JsonScalar::Kind kind, std::string text) { return ValueView(kind, {}, std::move(text)); }
+  // A float of a typed input: a JSON number, or null for NaN and ±inf (JSON
+  // has neither); messages show the double itself (nan, inf).
+  static ValueView Number(double value);
 
   JsonScalar::Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == JsonScalar::Kind::kNull; }
   std::string_view text() const { return formatted_.empty() ? view_ : std::string_view(formatted_); }
+  // Set by Number(): the double as read.
+  const std::optional<double>& number() const { return number_; }
 
  private:
   ValueView() = default;
@@ -31,6 +37,7 @@ class ValueView {
   JsonScalar::Kind kind_ = JsonScalar::Kind::kNull;
   std::string_view view_;
   std::string formatted_;
+  std::optional<double> number_;
 };
 
 // The value of batch column `column_index` at `row` as read: a string for

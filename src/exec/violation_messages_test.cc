@@ -43,7 +43,9 @@ std::string Message(const Plan& plan, const std::string& name, const JsonScalar&
     for (const ColumnPlan& column : plan.columns())
       for (const CompiledColumnCheck& check : column.checks)
         if (check.check_index == static_cast<int>(c)) column_check = &check;
-    const ValueView view = value.is_null() ? ValueView::Null() : ValueView::Of(value.kind, value.text);
+    const ValueView view = value.number    ? ValueView::Number(*value.number)
+                           : value.is_null() ? ValueView::Null()
+                                             : ValueView::Of(value.kind, value.text);
     return ViolationMessage(plan, static_cast<int>(c), column_check, view, 7, 3);
   }
   ADD_FAILURE() << "no check " << name;
@@ -72,6 +74,45 @@ TEST(ViolationMessagesTest, DefaultMessagesQuoteStringsAndShowNumbersBare) {
   EXPECT_EQ(Message(*plan, "note.in", JsonScalar::Null()), "null/null in note");
   EXPECT_EQ(Message(*plan, "pair", JsonScalar::Null()), "(id, email) duplicates row 3");
   EXPECT_EQ(Message(*plan, "positive", JsonScalar::Null()), "positive is false: amount > 0");
+}
+
+TEST(ViolationMessagesTest, NaNFailsBoundsRatherThanLyingBelowOrAbove) {
+  auto plan = CompilePlan();
+  auto rules = LoadRuleText("griffin: 1\ndataset: t\ncolumns:\n  x: {type: float64, min: 0, max: 9, gt: -1, "
+                            "lt: 10}\n", "r.yaml");
+  ASSERT_TRUE(rules.ok()) << rules.status().message();
+  auto floats = Plan::Compile(*rules, 0);
+  ASSERT_TRUE(floats.ok());
+  EXPECT_EQ(Message(**floats, "x.min", JsonScalar::String("NaN")), "x NaN fails min 0");  // text as read
+  EXPECT_EQ(Message(**floats, "x.max", JsonScalar::String("nan")), "x nan fails max 9");
+  const JsonScalar arrow_nan = JsonScalar::Number(std::numeric_limits<double>::quiet_NaN());
+  EXPECT_TRUE(arrow_nan.is_null());  // JSON has no NaN
+  EXPECT_EQ(Message(**floats, "x.gt", arrow_nan), "x nan fails gt -1");
+  EXPECT_EQ(Message(**floats, "x.lt", arrow_nan), "x nan fails lt 10");
+  EXPECT_EQ(Message(**floats, "x.min", JsonScalar::Number(-0.5)), "x -0.5 is below min 0");
+  EXPECT_EQ(Message(*plan, "amount.finite", arrow_nan), "amount nan is not finite");
+}
+
+TEST(ViolationMessagesTest, FloatsDeclaredInt64SayTheValueIsNotIntegral) {
+  auto plan = CompilePlan();
+  EXPECT_EQ(Message(*plan, "id.type", JsonScalar::Number(987555.5)),
+            "id 987555.5 is not an integral value for int64");
+  EXPECT_EQ(Message(*plan, "id.type", JsonScalar::Number(std::numeric_limits<double>::infinity())),
+            "id inf is not an integral value for int64");
+  EXPECT_EQ(Message(*plan, "id.type", JsonScalar::Raw("3.0")), "id 3.0 is not a valid int64");  // a JSON number
+}
+
+TEST(ViolationMessagesTest, StringsSpelledAsNullValuesReadAsNull) {
+  arrow::StringBuilder builder;
+  ASSERT_TRUE(builder.AppendValues({"NA", "x", ""}).ok());
+  Batch batch;
+  batch.num_rows = 3;
+  batch.columns.push_back({"s", {}, builder.Finish().ValueOrDie()});
+  EXPECT_EQ(ValueAsRead(batch, 0, 0).text, "NA");  // no null spellings: a value
+  batch.string_nulls = std::make_shared<const NullMatcher>(std::vector<std::string>{"", "NA"});
+  EXPECT_TRUE(ValueAsRead(batch, 0, 0).is_null());
+  EXPECT_EQ(ValueAsRead(batch, 0, 1).text, "x");
+  EXPECT_TRUE(ValueAsRead(batch, 0, 2).is_null());
 }
 
 TEST(ViolationMessagesTest, LengthWithoutMaxSaysInf) {

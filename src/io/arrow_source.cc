@@ -32,6 +32,12 @@ class ReadyChunk : public Chunk {
   std::shared_ptr<Batch> batch_;
 };
 
+// The null spellings string arrays are matched against; null when there are none.
+std::shared_ptr<const NullMatcher> StringNulls(const ReadOptions& options) {
+  if (options.null_values.empty()) return nullptr;
+  return std::make_shared<const NullMatcher>(options.null_values);
+}
+
 // Yields the record batches of some reader; nullptr at the end.
 using BatchPuller = std::function<arrow::Result<std::shared_ptr<arrow::RecordBatch>>()>;
 
@@ -39,11 +45,12 @@ using BatchPuller = std::function<arrow::Result<std::shared_ptr<arrow::RecordBat
 class ArrowSource : public InputSource {
  public:
   ArrowSource(std::string path, std::shared_ptr<arrow::Schema> schema, BatchPuller puller,
-              std::function<int64_t()> progress, int64_t total_bytes, int64_t batch_rows,
+              std::function<int64_t()> progress, int64_t total_bytes, const ReadOptions& options,
               int input_index)
       : path_(std::move(path)), schema_(std::move(schema)), puller_(std::move(puller)),
         progress_(std::move(progress)), total_bytes_(total_bytes),
-        batch_rows_(std::max<int64_t>(1, batch_rows)), input_index_(input_index) {}
+        batch_rows_(std::max<int64_t>(1, options.batch_rows)), input_index_(input_index),
+        string_nulls_(StringNulls(options)) {}
 
   Result<std::unique_ptr<Chunk>> NextChunk() override {
     while (current_ == nullptr || offset_ >= current_->num_rows()) {
@@ -71,7 +78,7 @@ class ArrowSource : public InputSource {
     offset_ += slice->num_rows();
     emitted_ = true;
     return std::unique_ptr<Chunk>(
-        std::make_unique<ReadyChunk>(BatchFromRecordBatch(std::move(slice), input_index_)));
+        std::make_unique<ReadyChunk>(BatchFromRecordBatch(std::move(slice), input_index_, string_nulls_)));
   }
 
   int64_t bytes_read() const override { return progress_(); }
@@ -86,7 +93,7 @@ class ArrowSource : public InputSource {
       arrays.push_back(*empty);
     }
     return BatchFromRecordBatch(arrow::RecordBatch::Make(schema_, 0, std::move(arrays)),
-                                input_index_);
+                                input_index_, string_nulls_);
   }
 
   std::string path_;
@@ -96,6 +103,7 @@ class ArrowSource : public InputSource {
   int64_t total_bytes_;
   int64_t batch_rows_;
   int input_index_;
+  std::shared_ptr<const NullMatcher> string_nulls_;
   std::shared_ptr<arrow::RecordBatch> current_;
   int64_t offset_ = 0;
   bool done_ = false, emitted_ = false;
@@ -172,7 +180,7 @@ Result<std::unique_ptr<InputSource>> OpenParquetImpl(const std::string& path,
   };
   return std::unique_ptr<InputSource>(std::make_unique<ArrowSource>(
       path, batch_reader->schema(), std::move(puller), std::move(progress), total_bytes,
-      options.batch_rows, input_index));
+      options, input_index));
 }
 
 Result<std::unique_ptr<InputSource>> OpenArrowIpcImpl(const std::string& path,
@@ -215,7 +223,7 @@ Result<std::unique_ptr<InputSource>> OpenArrowIpcImpl(const std::string& path,
     };
     return std::unique_ptr<InputSource>(std::make_unique<ArrowSource>(
         path, file_reader->schema(), std::move(puller), std::move(progress), total_bytes,
-        options.batch_rows, input_index));
+        options, input_index));
   }
   auto reader = arrow::ipc::RecordBatchStreamReader::Open(stream);
   if (!reader.ok()) return FromArrow(path, reader.status());
@@ -223,14 +231,16 @@ Result<std::unique_ptr<InputSource>> OpenArrowIpcImpl(const std::string& path,
   BatchPuller puller = [stream_reader]() { return stream_reader->Next(); };
   return std::unique_ptr<InputSource>(std::make_unique<ArrowSource>(
       path, stream_reader->schema(), std::move(puller), std::move(tell), total_bytes,
-      options.batch_rows, input_index));
+      options, input_index));
 }
 
 }  // namespace
 
 std::shared_ptr<Batch> BatchFromRecordBatch(std::shared_ptr<arrow::RecordBatch> record_batch,
-                                            int input_index) {
+                                            int input_index,
+                                            std::shared_ptr<const NullMatcher> string_nulls) {
   auto batch = std::make_shared<Batch>();
+  batch->string_nulls = std::move(string_nulls);
   batch->num_rows = record_batch->num_rows();
   batch->input_index = input_index;
   const auto& schema = record_batch->schema();
@@ -254,7 +264,7 @@ std::unique_ptr<InputSource> OpenRecordBatchReaderSource(std::shared_ptr<arrow::
   };
   auto progress = [bytes_read]() -> int64_t { return bytes_read->load(std::memory_order_relaxed); };
   return std::make_unique<ArrowSource>(name, reader->schema(), std::move(puller), std::move(progress),
-                                       /*total_bytes=*/-1, options.batch_rows, input_index);
+                                       /*total_bytes=*/-1, options, input_index);
 }
 
 Result<std::unique_ptr<InputSource>> OpenParquetSource(const std::string& path,

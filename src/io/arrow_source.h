@@ -1,7 +1,9 @@
 // Typed inputs: Parquet files and Arrow IPC (the file format, which .feather
 // v2 is, and the stream format). Each Arrow RecordBatch (sliced to at most
 // ReadOptions::batch_rows rows) becomes a Batch whose columns hold the arrays
-// themselves; Batch::arrow_keepalive holds the record batch. Reading is
+// themselves; Batch::arrow_keepalive holds the record batch, and
+// Batch::string_nulls the ReadOptions::null_values that string values spell
+// null with (rules-v1: null_values hold for string columns of every input). Reading is
 // sequential, a record batch at a time, on the reading thread; Chunk::Decode
 // only hands the ready batch over.
 #pragma once
@@ -34,8 +36,10 @@ std::unique_ptr<InputSource> OpenRecordBatchReaderSource(std::shared_ptr<arrow::
                                                          const std::string& name, const ReadOptions& options,
                                                          int input_index = 0);
 
-// A Batch viewing `record_batch` (no copy).
+// A Batch viewing `record_batch` (no copy), whose string columns take
+// `string_nulls` as their null spellings (Batch::string_nulls).
 std::shared_ptr<Batch> BatchFromRecordBatch(std::shared_ptr<arrow::RecordBatch> record_batch,
-                                            int input_index);
+                                            int input_index,
+                                            std::shared_ptr<const NullMatcher> string_nulls = nullptr);
 
 }  // namespace griffin

@@ -14,6 +14,8 @@
 
 #include <arrow/array.h>
 
+#include "io/null_matcher.h"
+
 namespace griffin {
 
 // The JSON type of a value from a JSON lines input.
@@ -53,6 +55,11 @@ struct Batch {
   // Memory the views point into.
   std::vector<std::shared_ptr<const void>> owned_memory;
   std::shared_ptr<arrow::RecordBatch> arrow_keepalive;
+  // Typed inputs: the null spellings (ReadOptions::null_values) that values of
+  // string arrays are matched against; a match is null for every check and
+  // reads as null in the report (rules-v1, amended 2026-12-03). Null: none.
+  // Text inputs apply null_values while decoding instead.
+  std::shared_ptr<const NullMatcher> string_nulls;
   // JSON lines only: per column, 1 when its key appeared (with any value, null
   // included) in at least one line of the batch; empty for other inputs. The
   // engine raises "required column never appears" for a key no batch saw.

@@ -154,6 +154,7 @@ class JsonlDecoder {
   }
 
   void Set(size_t c, std::string_view value, JsonKind kind) {
+    if (kind == JsonKind::kString && layout_.nulls.Match(value)) return SetNull(c);
     TextColumn& column = batch_->columns[c].text;
     column.values[row_] = value;
     column.is_null[row_] = 0;
@@ -203,6 +204,7 @@ class JsonlSource : public InputSource {
     auto layout = std::make_shared<JsonlLayout>();
     layout->name = std::move(name);
     layout->columns = options.json_columns;
+    layout->nulls = NullMatcher(options.null_values);
     layout->input_index = input_index;
     layout_ = std::move(layout);
   }

@@ -3,7 +3,8 @@
 // TextColumns (with JsonKind per value); other keys live on only in
 // raw_records. Decoding runs on any thread (simdjson parsers are thread_local).
 //
-// Values: a missing key or null -> is_null; a string -> its unescaped text
+// Values: a missing key, null, or a string spelled as one of the null_values
+// -> is_null; a string -> its unescaped text
 // (kString); a number -> its literal token (kNumber); true/false -> "true" /
 // "false" (kBool); an object or array -> its raw JSON text (kOther). When a
 // key repeats in an object the last value wins.
@@ -20,6 +21,7 @@
 #include "io/batch.h"
 #include "io/byte_stream.h"
 #include "io/input_source.h"
+#include "io/null_matcher.h"
 #include "io/text_chunker.h"
 
 namespace griffin {
@@ -34,6 +36,10 @@ class LineScanner : public RecordScanner {
 struct JsonlLayout {
   std::string name;
   std::vector<std::string> columns;  // ReadOptions::json_columns
+  // ReadOptions::null_values: a JSON string spelled as one of them is null
+  // (rules-v1, amended 2026-12-03: null_values hold for every input's strings).
+  // Numbers, booleans, objects and arrays are never matched.
+  NullMatcher nulls{std::vector<std::string>{}};
   int input_index = 0;
 };
 

@@ -56,6 +56,24 @@ TEST(JsonlParserTest, ExtractsValuesByKind) {
   EXPECT_TRUE(batch->malformed.empty());
 }
 
+TEST(JsonlParserTest, NullValuesMatchStringsOnly) {
+  JsonlLayout layout;
+  layout.name = "t.jsonl";
+  layout.columns = {"s"};
+  layout.nulls = NullMatcher({"", "NA", "7"});
+  const std::string text =
+      "{\"s\": \"NA\"}\n{\"s\": \"\"}\n{\"s\": \"N\\u0041\"}\n{\"s\": 7}\n{\"s\": \"na\"}\n"
+      "{\"s\": \" NA\"}\n";
+  auto batch = DecodeJsonl(layout, testing::MakeSpan(text, 6));
+  ASSERT_EQ(batch->num_rows, 6);
+  const auto& s = batch->columns[0].text;
+  EXPECT_EQ(s.is_null, (std::vector<uint8_t>{1, 1, 1, 0, 0, 0}));  // escaped "NA" too; case and spaces count
+  EXPECT_EQ(s.json_kinds[0], JsonKind::kNull);
+  EXPECT_EQ(s.json_kinds[3], JsonKind::kNumber);  // a number is never a null spelling
+  EXPECT_EQ(s.values[4], "na");
+  EXPECT_EQ(batch->column_seen, (std::vector<uint8_t>{1}));
+}
+
 TEST(JsonlParserTest, MalformedLines) {
   Rows rows = RowsOf(
       "{\"a\": 1}\n[1, 2]\n\"text\"\n{\"a\": tru}\n{\"a\": 1} {\"a\": 2}\n{\"a\": \"\xFF\"}\n"

@@ -26,6 +26,9 @@ struct JsonScalar {
   static JsonScalar Number(double value);
   static JsonScalar Integer(int64_t value) { return Raw(std::to_string(value)); }
   bool is_null() const { return kind == Kind::kNull; }
+  // The double a Number() holds, NaN and ±inf included, for what people read
+  // (messages, the text report); never written to JSON.
+  std::optional<double> number = std::nullopt;
 };
 
 struct CheckReport {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "util/text_cut.h"  // WithThousands
+#include "util/value_parse.h"
 
 namespace griffin {
 namespace {
@@ -21,6 +22,12 @@ std::string Pad(const std::string& text, size_t width, bool right = false) {
   if (text.size() >= width) return text;
   std::string fill(width - text.size(), ' ');
   return right ? fill + text : text + fill;
+}
+
+// A number as people read it (FormatDoubleBrief); other scalars as they are.
+// JSON keeps every number exact.
+std::string Brief(const JsonScalar& value, const std::string& text) {
+  return value.number ? FormatDoubleBrief(*value.number) : text;
 }
 
 std::string Shorten(std::string text) {
@@ -78,10 +85,12 @@ std::string ReportToText(const Report& report, bool color) {
                                   : (c.severity == "error" ? std::string(red) + "FAIL" : std::string(yellow) + "warn") + reset;
     if (c.is_table) {
       std::string bounds;
-      if (!c.min_bound.is_null()) bounds += "min " + c.min_bound.text;
-      if (!c.max_bound.is_null()) bounds += std::string(bounds.empty() ? "" : ", ") + "max " + c.max_bound.text;
+      if (!c.min_bound.is_null()) bounds += "min " + Brief(c.min_bound, c.min_bound.text);
+      if (!c.max_bound.is_null())
+        bounds += std::string(bounds.empty() ? "" : ", ") + "max " + Brief(c.max_bound, c.max_bound.text);
       out += Pad(c.name, name_width) + "  " + Pad(c.severity, 8) + "  " +
-             Pad("observed " + c.observed_text + (bounds.empty() ? "" : " (" + bounds + ")"), 47) + "  " +
+             Pad("observed " + Brief(c.observed, c.observed_text) + (bounds.empty() ? "" : " (" + bounds + ")"), 47) +
+             "  " +
              result + "\n";
     } else {
       char mostly[32];

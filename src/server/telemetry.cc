@@ -49,8 +49,12 @@ std::string Describe(const TelemetrySeries& series, const TelemetryCheck& check,
   switch (check.kind) {
     case TelemetryCheckKind::kRequired: return "no " + what + " reported";
     case TelemetryCheckKind::kFinite: return what + " is " + shown;
-    case TelemetryCheckKind::kMin: return what + " " + shown + " is below min " + FormatDouble(check.bound);
-    case TelemetryCheckKind::kMax: return what + " " + shown + " is above max " + FormatDouble(check.bound);
+    case TelemetryCheckKind::kMin:
+      if (std::isnan(value)) return what + " nan fails min " + FormatDouble(check.bound);
+      return what + " " + shown + " is below min " + FormatDouble(check.bound);
+    case TelemetryCheckKind::kMax:
+      if (std::isnan(value)) return what + " nan fails max " + FormatDouble(check.bound);
+      return what + " " + shown + " is above max " + FormatDouble(check.bound);
     case TelemetryCheckKind::kSpike: {
       char z[32];
       std::snprintf(z, sizeof z, "%.3g", std::fabs(spike.z));

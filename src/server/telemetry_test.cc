@@ -37,8 +37,8 @@ TEST(TelemetryTest, FiniteBoundsAndRequired) {
 
   TelemetryVerdict nan = tracker.Check(rules, "k", Loss(std::nan("")));
   EXPECT_EQ(nan.failed, 2);  // finite and min (NaN fails bounds)
-  EXPECT_EQ(nan.reasons, (std::vector<std::string>{"loss.finite: loss is nan", "loss.min: loss nan is below min 0",
-                                                   "loss.max: loss nan is above max 10 (warn)"}));
+  EXPECT_EQ(nan.reasons, (std::vector<std::string>{"loss.finite: loss is nan", "loss.min: loss nan fails min 0",
+                                                   "loss.max: loss nan fails max 10 (warn)"}));
   EXPECT_DOUBLE_EQ(nan.score(), 1.0 / 3.0);
 
   TelemetryVerdict missing = tracker.Check(rules, "k", TelemetryInput{});

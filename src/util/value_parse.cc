@@ -10,6 +10,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -167,6 +168,26 @@ std::optional<int64_t> ParseBool(std::string_view text) {
     default:
       return std::nullopt;
   }
+}
+
+std::string FormatDoubleBrief(double value) {
+  if (!std::isfinite(value)) return FormatDouble(value);
+  char buffer[48];
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 1e6 && magnitude < 1e15) {
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  }
+  return buffer;
+}
+
+std::optional<int64_t> IntegralInt64(double value) {
+  // [-2^63, 2^63): both ends are exact doubles; NaN fails every comparison.
+  constexpr double kLow = -9223372036854775808.0;
+  constexpr double kHigh = 9223372036854775808.0;
+  if (!(value >= kLow && value < kHigh) || std::trunc(value) != value) return std::nullopt;
+  return static_cast<int64_t>(value);
 }
 
 std::string FormatDouble(double value) {

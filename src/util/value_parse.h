@@ -20,6 +20,11 @@ std::optional<int64_t> ParseInt64(std::string_view text);
 // Hex floats and digits separators are rejected.
 std::optional<double> ParseFloat64(std::string_view text);
 
+// A double that is integral and within int64's range, as that integer
+// (rules-v1, amended 2026-12-03: a float column checked as int64 is judged
+// value by value). nullopt for 1.5, NaN, ±inf and 1e300. -0.0 is 0.
+std::optional<int64_t> IntegralInt64(double value);
+
 // true/false, t/f, yes/no, 1/0 (any case) -> 1/0.
 std::optional<int64_t> ParseBool(std::string_view text);
 
@@ -44,6 +49,10 @@ std::optional<std::string> CheckTimestampFormat(std::string_view format);
 std::string FormatDate(int64_t days);
 std::string FormatTimestamp(int64_t micros);   // 2024-01-02T03:04:05[.ffffff]Z
 std::string FormatDouble(double value);        // shortest round-trip; nan, inf, -inf
+// For people (the text report), never for JSON: six significant digits
+// (0.0035545, 12.5, 1.5e-07), whole numbers from 1e6 to 1e15 without an
+// exponent (1234568); nan, inf, -inf.
+std::string FormatDoubleBrief(double value);
 
 // Number of Unicode code points in valid UTF-8 text.
 int64_t Utf8Length(std::string_view text);

@@ -79,6 +79,37 @@ TEST(ParseFloat64, RejectsHexSeparatorsAndJunk) {
   }
 }
 
+TEST(FormatDoubleBrief, SixSignificantDigitsForPeople) {
+  EXPECT_EQ(FormatDoubleBrief(0.0035545023696682463), "0.0035545");
+  EXPECT_EQ(FormatDoubleBrief(12.5), "12.5");
+  EXPECT_EQ(FormatDoubleBrief(-0.1), "-0.1");
+  EXPECT_EQ(FormatDoubleBrief(3), "3");
+  EXPECT_EQ(FormatDoubleBrief(123456.789), "123457");
+  EXPECT_EQ(FormatDoubleBrief(1234567.8), "1234568");
+  EXPECT_EQ(FormatDoubleBrief(1.5e-7), "1.5e-07");
+  EXPECT_EQ(FormatDoubleBrief(2e20), "2e+20");
+  EXPECT_EQ(FormatDoubleBrief(std::nan("")), "nan");
+  EXPECT_EQ(FormatDoubleBrief(-std::numeric_limits<double>::infinity()), "-inf");
+}
+
+TEST(IntegralInt64, IntegralValuesWithinRange) {
+  EXPECT_EQ(IntegralInt64(987555.0), 987555);
+  EXPECT_EQ(IntegralInt64(-3.0), -3);
+  EXPECT_EQ(IntegralInt64(-0.0), 0);
+  EXPECT_EQ(IntegralInt64(-9223372036854775808.0), std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(IntegralInt64(9223372036854774784.0), 9223372036854774784);  // largest double below 2^63
+}
+
+TEST(IntegralInt64, RejectsFractionsNonFiniteAndOutOfRange) {
+  EXPECT_EQ(IntegralInt64(987555.5), std::nullopt);
+  EXPECT_EQ(IntegralInt64(1e-300), std::nullopt);
+  EXPECT_EQ(IntegralInt64(9223372036854775808.0), std::nullopt);  // 2^63
+  EXPECT_EQ(IntegralInt64(1e300), std::nullopt);
+  EXPECT_EQ(IntegralInt64(std::nan("")), std::nullopt);
+  EXPECT_EQ(IntegralInt64(std::numeric_limits<double>::infinity()), std::nullopt);
+  EXPECT_EQ(IntegralInt64(-std::numeric_limits<double>::infinity()), std::nullopt);
+}
+
 TEST(ParseBool, AcceptsTheSpecSpellings) {
   for (const char* text : {"true", "TRUE", "True", "t", "T", "yes", "YES", "Yes", "1", " true "}) {
     EXPECT_EQ(ParseBool(text), 1) << text;

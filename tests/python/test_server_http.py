@@ -189,7 +189,7 @@ def test_metrics_telemetry_checks_and_spikes(server):
     nan = score(server, {"dataset": "steps", "step": 7, "loss": "nan", "run": "other",
                          "metrics": {"grad_norm": 50}}).json()
     assert nan["passed"] is False
-    assert nan["reasons"] == ["loss.finite: loss is nan", "loss.max: loss nan is above max 100",
+    assert nan["reasons"] == ["loss.finite: loss is nan", "loss.max: loss nan fails max 100",
                               "metrics.grad_norm.max: grad_norm 50 is above max 10 (warn)"]
 
 
