@@ -18,15 +18,25 @@ namespace {
 // CutPrefix can cut at a character boundary.
 constexpr size_t kKeptBytes = kMaxShownBytes + 1;
 
-}  // namespace
-
-void ColumnProfile::AddHash(uint64_t hash) {
-  if (registers_.empty()) registers_.assign(size_t{1} << kRegisterBits, 0);
-  const uint64_t index = hash >> (64 - kRegisterBits);
-  const uint64_t rest = (hash << kRegisterBits) | (uint64_t{1} << (kRegisterBits - 1));
-  const uint8_t rank = static_cast<uint8_t>(std::countl_zero(rest) + 1);
-  registers_[index] = std::max(registers_[index], rank);
+// The hash a valid value is counted distinct by: equal typed values, equal
+// hashes (float64 -0.0 is 0.0 and every NaN is one value).
+uint64_t ValueHash(const TypedColumn& column, int64_t r) {
+  if (column.type == ValueType::kString) {
+    const std::string_view s = column.strings[r];
+    return XXH3_64bits(s.data(), s.size());
+  }
+  uint64_t bits;
+  if (column.type == ValueType::kFloat64) {
+    const double x = column.floats[r];
+    const double normalized = x == 0 ? 0.0 : (std::isnan(x) ? std::nan("") : x);
+    std::memcpy(&bits, &normalized, 8);
+  } else {
+    bits = static_cast<uint64_t>(column.ints[r]);
+  }
+  return Mix64(bits);
 }
+
+}  // namespace
 
 void ColumnProfile::AddBatch(const TypedColumn& column, const uint8_t* malformed) {
   type_ = column.type;
@@ -44,7 +54,7 @@ void ColumnProfile::AddBatch(const TypedColumn& column, const uint8_t* malformed
       const std::string_view s = full.substr(0, kKeptBytes);
       if (first || s < min_s_) { min_s_.assign(s); min_s_size_ = static_cast<int64_t>(full.size()); }
       if (first || s > max_s_) { max_s_.assign(s); max_s_size_ = static_cast<int64_t>(full.size()); }
-      AddHash(XXH3_64bits(full.data(), full.size()));
+      distinct_.Add(ValueHash(column, r));
       continue;
     }
     double x;
@@ -61,18 +71,12 @@ void ColumnProfile::AddBatch(const TypedColumn& column, const uint8_t* malformed
     const double delta = x - mean_;
     mean_ += delta / static_cast<double>(count_);
     m2_ += delta * (x - mean_);
-    uint64_t bits;
-    if (column.type == ValueType::kFloat64) {
-      double normalized = x == 0 ? 0.0 : (std::isnan(x) ? std::nan("") : x);
-      std::memcpy(&bits, &normalized, 8);
-    } else {
-      bits = static_cast<uint64_t>(column.ints[r]);
-    }
-    AddHash(Mix64(bits));
+    distinct_.Add(ValueHash(column, r));
   }
 }
 
-void ColumnProfile::Merge(const ColumnProfile& other) {
+void ColumnProfile::Merge(const ColumnProfile& other, const TypedColumn& other_column,
+                          const uint8_t* other_malformed) {
   if (other.count_ == 0) {
     nulls_ += other.nulls_;
     return;
@@ -98,10 +102,14 @@ void ColumnProfile::Merge(const ColumnProfile& other) {
   m2_ = m2_ + other.m2_ + delta * delta * n_a * n_b / n;
   count_ += other.count_;
   nulls_ += other.nulls_;
-  if (!other.registers_.empty()) {
-    if (registers_.empty()) registers_.assign(size_t{1} << kRegisterBits, 0);
-    for (size_t i = 0; i < registers_.size(); ++i) registers_[i] = std::max(registers_[i], other.registers_[i]);
+  std::vector<uint64_t> other_hashes;  // only when the batch kept too many to hold them
+  if (distinct_.NeedsHashesOf(other.distinct_)) {
+    other_hashes.reserve(static_cast<size_t>(other.count_));
+    for (int64_t r = 0; r < other_column.num_rows; ++r)
+      if (other_column.valid[r] && !(other_malformed && other_malformed[r]))
+        other_hashes.push_back(ValueHash(other_column, r));
   }
+  distinct_.Merge(other.distinct_, other_hashes);
 }
 
 std::optional<std::string> ColumnProfile::MinText() const {
@@ -139,19 +147,8 @@ std::optional<double> ColumnProfile::stddev() const {
 }
 
 int64_t ColumnProfile::distinct() const {
-  if (registers_.empty()) return 0;
-  // HyperLogLog estimate with the small-range (linear counting) correction.
-  const double m = static_cast<double>(registers_.size());
-  double sum = 0;
-  int zeros = 0;
-  for (uint8_t r : registers_) {
-    sum += std::ldexp(1.0, -r);
-    zeros += r == 0;
-  }
-  const double alpha = 0.7213 / (1 + 1.079 / m);
-  double estimate = alpha * m * m / sum;
-  if (estimate <= 2.5 * m && zeros > 0) estimate = m * std::log(m / zeros);
-  return static_cast<int64_t>(std::llround(estimate));
+  // An estimate can exceed the values there are; the count cannot.
+  return std::min(distinct_.Count(), count_);
 }
 
 }  // namespace griffin

@@ -168,7 +168,9 @@ Status Merger::Merge(BatchResult& result) {
   if (row_consumer_) RETURN_IF_ERROR(EmitRowVerdicts(result, base, first_rows, listed));
   if (!result.profiles.empty()) {
     profiles_.resize(result.profiles.size());
-    for (size_t slot = 0; slot < profiles_.size(); ++slot) profiles_[slot].Merge(result.profiles[slot]);
+    const uint8_t* malformed = batch.malformed.empty() ? nullptr : batch.malformed.data();
+    for (size_t slot = 0; slot < profiles_.size(); ++slot)
+      profiles_[slot].Merge(result.profiles[slot], result.columns[slot], malformed);
   }
   if (input_rows_.size() <= static_cast<size_t>(batch.input_index)) input_rows_.resize(batch.input_index + 1, 0);
   if (input_schemas_.size() <= static_cast<size_t>(batch.input_index)) input_schemas_.resize(batch.input_index + 1);
@@ -310,6 +312,7 @@ std::vector<ColumnSummary> Merger::ColumnSummaries() const {
     summary.mean = profile.mean();
     summary.stddev = profile.stddev();
     summary.distinct = profile.distinct();
+    summary.distinct_exact = profile.distinct_exact();
     if (metrics_[slot] && metrics_[slot]->has_exact_distinct()) {  // a distinct_count check counted exactly
       summary.distinct = metrics_[slot]->distinct();
       summary.distinct_exact = true;
