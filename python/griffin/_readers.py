@@ -8,6 +8,8 @@ delimiter, quote, header, null_values) as the engine's readers do:
   header's field count are skipped here; `skipped` lists their 0-based
   record numbers (as the engine numbers the file's rows) for the caller.
 - JSON lines: pyarrow.json, with the types pyarrow infers.
+- JSON arrays (.json): the json module, read whole, with the types pyarrow
+  infers for the elements (pyarrow has no streaming reader for them).
 - Parquet and Arrow IPC (file or stream format): as stored.
 """
 from __future__ import annotations
@@ -17,9 +19,10 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pyarrow as pa
 
-_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
                ".parquet": "parquet", ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow"}
-_FORMAT_NAMES = {"csv": "csv", "tsv": "tsv", "jsonl": "jsonl", "ndjson": "jsonl", "parquet": "parquet",
+_FORMAT_NAMES = {"csv": "csv", "tsv": "tsv", "jsonl": "jsonl", "ndjson": "jsonl", "json": "json",
+                 "parquet": "parquet",
                  "arrow": "arrow", "ipc": "arrow", "feather": "arrow"}
 
 
@@ -125,6 +128,12 @@ def open_batches(path: str, source: Dict[str, Any], batch_rows: int,
             yield from parquet.iter_batches(batch_size=batch_rows)
     elif fmt == "arrow":
         yield from _ipc_batches(path)
+    elif fmt == "json":
+        import json
+
+        with pa.input_stream(path, compression="detect") as stream:
+            elements = json.loads(stream.read())
+        yield from pa.Table.from_pylist(elements).to_batches(max_chunksize=batch_rows)
     else:
         import pyarrow.json as pjson
 

@@ -315,7 +315,7 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   cmd->add_option("--store", args->store_uri, "Record the run in this store: PATH.db or postgresql://user:pass@host/db");
   cmd->add_option("--batch-rows", args->batch_rows, "Rows per batch (memory ~ batch x threads)")->capture_default_str();
   cmd->add_option("--input-format", args->input_format,
-                  "Read inputs as csv|tsv|jsonl|parquet|arrow regardless of extension (overrides source.format)");
+                  "Read inputs as csv|tsv|jsonl|json|parquet|arrow regardless of extension (overrides source.format)");
   cmd->add_option("--delimiter", args->delimiter, "Field delimiter for CSV (overrides source.delimiter; 'tab' or \\t)");
   cmd->add_flag("--no-header", args->no_header, "CSV/TSV inputs have no header line (columns are column_1..N)");
   cmd->add_option("--null-value", args->null_values, "A spelling of null in text inputs (repeatable; overrides source.null_values)");

@@ -32,6 +32,7 @@ std::optional<DetectedFormat> DetectInputFormat(std::string_view path) {
   static constexpr Extension kExtensions[] = {
       {".csv", InputFormat::kCsv, true},         {".tsv", InputFormat::kTsv, true},
       {".jsonl", InputFormat::kJsonl, true},     {".ndjson", InputFormat::kJsonl, true},
+      {".json", InputFormat::kJson, true},
       {".parquet", InputFormat::kParquet, false}, {".arrow", InputFormat::kArrow, false},
       {".feather", InputFormat::kArrow, false},  {".ipc", InputFormat::kArrow, false},
   };
@@ -48,6 +49,7 @@ std::optional<InputFormat> ParseInputFormatName(std::string_view name) {
   if (name == "csv") return InputFormat::kCsv;
   if (name == "tsv") return InputFormat::kTsv;
   if (name == "jsonl" || name == "ndjson") return InputFormat::kJsonl;
+  if (name == "json") return InputFormat::kJson;
   if (name == "parquet") return InputFormat::kParquet;
   if (name == "arrow" || name == "ipc" || name == "feather") return InputFormat::kArrow;
   return std::nullopt;

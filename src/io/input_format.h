@@ -14,13 +14,13 @@ struct DetectedFormat {
   Compression compression = Compression::kNone;
 };
 
-// From the extension (case-insensitive): .csv .tsv .jsonl .ndjson .parquet
+// From the extension (case-insensitive): .csv .tsv .jsonl .ndjson .json .parquet
 // .arrow .feather .ipc, each text format optionally followed by .gz or .zst
 // ("x.csv.gz"). nullopt for anything else (compressed typed formats included).
 std::optional<DetectedFormat> DetectInputFormat(std::string_view path);
 
 // A format's name as rule files (`source.format`) and the CLI spell it: csv tsv
-// jsonl (ndjson) parquet arrow (ipc, feather). nullopt for anything else.
+// jsonl (ndjson) json parquet arrow (ipc, feather). nullopt for anything else.
 std::optional<InputFormat> ParseInputFormatName(std::string_view name);
 
 }  // namespace griffin

@@ -13,6 +13,7 @@
 #include "io/byte_stream.h"
 #include "io/csv_chunker.h"
 #include "io/input_format.h"
+#include "io/json_array_stream.h"
 #include "io/jsonl_parser.h"
 
 namespace griffin {
@@ -79,6 +80,7 @@ const char* InputFormatName(InputFormat f) {
     case InputFormat::kCsv: return "csv";
     case InputFormat::kTsv: return "tsv";
     case InputFormat::kJsonl: return "jsonl";
+    case InputFormat::kJson: return "json";
     case InputFormat::kParquet: return "parquet";
     case InputFormat::kArrow: return "arrow";
   }
@@ -100,8 +102,8 @@ Result<std::unique_ptr<InputSource>> OpenInput(const std::string& path, const Re
     format = detected->format;
   } else {
     return Status::InputError(path + ": unknown input format (expected one of .csv .tsv .jsonl "
-                              ".ndjson .parquet .arrow .feather .ipc, optionally .gz/.zst for "
-                              "text, or a --format)");
+                              ".ndjson .json .parquet .arrow .feather .ipc, optionally .gz/.zst "
+                              "for text, or --input-format csv|tsv|jsonl|json|parquet|arrow)");
   }
   const std::string name = is_stdin ? "<stdin>" : path;
   if (format == InputFormat::kParquet || format == InputFormat::kArrow) {
@@ -127,6 +129,9 @@ Result<std::unique_ptr<InputSource>> OpenTextStream(std::unique_ptr<ByteStream> 
                                                     int input_index, int64_t total_bytes) {
   if (format == InputFormat::kJsonl)
     return MakeJsonlSource(std::move(stream), name, options, input_index, total_bytes);
+  if (format == InputFormat::kJson)  // the array's elements, one per line: row i is element i
+    return MakeJsonlSource(MakeJsonArrayStream(std::move(stream), name), name, options, input_index,
+                           total_bytes);
   if (format != InputFormat::kCsv && format != InputFormat::kTsv)
     return Status::UsageError(name + ": " + InputFormatName(format) + " is not a text format");
   char delimiter = options.delimiter ? *options.delimiter : format == InputFormat::kTsv ? '\t' : ',';

@@ -22,7 +22,8 @@
 
 namespace griffin {
 
-enum class InputFormat { kCsv, kTsv, kJsonl, kParquet, kArrow };
+// kJson: a document holding one JSON array of objects (json_array_stream.h).
+enum class InputFormat { kCsv, kTsv, kJsonl, kJson, kParquet, kArrow };
 const char* InputFormatName(InputFormat f);
 
 struct ReadOptions {
@@ -63,12 +64,12 @@ class InputSource {
 
 // Opens one input path: a file, or "-" for standard input (CSV unless
 // options.format says otherwise). Format from options.format or the
-// extension (.csv .tsv .jsonl .ndjson .parquet .arrow .feather .ipc, with
-// optional .gz/.zst for text formats). `input_index` is stamped on batches.
+// extension (.csv .tsv .jsonl .ndjson .json .parquet .arrow .feather .ipc,
+// with optional .gz/.zst for text formats). `input_index` is stamped on batches.
 Result<std::unique_ptr<InputSource>> OpenInput(const std::string& path, const ReadOptions& options,
                                                int input_index);
 
-// A text input (CSV, TSV or JSON lines) read from `stream`, an input that is
+// A text input (CSV, TSV, JSON lines or a JSON array) read from `stream`, an input that is
 // already open or in memory (a request body: MakeMemoryStream). `name` names
 // it in messages and `total_bytes` is its size when known (-1 otherwise).
 // Parquet and Arrow are not text: a UsageError.

@@ -27,6 +27,10 @@ TEST(InputFormatTest, DetectsByExtension) {
   EXPECT_EQ(ndjson->format, InputFormat::kJsonl);
   EXPECT_EQ(ndjson->compression, Compression::kZstd);
   EXPECT_EQ(DetectInputFormat("x.tsv")->format, InputFormat::kTsv);
+  EXPECT_EQ(DetectInputFormat("x.json")->format, InputFormat::kJson);
+  EXPECT_EQ(DetectInputFormat("x.JSON.gz")->compression, Compression::kGzip);
+  EXPECT_EQ(ParseInputFormatName("json"), InputFormat::kJson);
+  EXPECT_STREQ(InputFormatName(InputFormat::kJson), "json");
   EXPECT_EQ(DetectInputFormat("x.feather")->format, InputFormat::kArrow);
   EXPECT_EQ(DetectInputFormat("x.ipc")->format, InputFormat::kArrow);
   EXPECT_EQ(DetectInputFormat("x.parquet")->format, InputFormat::kParquet);
@@ -117,6 +121,9 @@ TEST(InputSourceTest, FormatOptionsAndErrors) {
   auto unknown = OpenInput(txt, ReadOptions{}, 0);
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().message().rfind(txt + ": unknown input format", 0), 0u);
+  EXPECT_NE(unknown.status().message().find("--input-format csv|tsv|jsonl|json|parquet|arrow"),
+            std::string::npos);
+  EXPECT_EQ(unknown.status().message().find("--format"), std::string::npos);
   ReadOptions options;
   options.format = InputFormat::kCsv;
   options.delimiter = ';';
@@ -127,6 +134,26 @@ TEST(InputSourceTest, FormatOptionsAndErrors) {
   auto missing = OpenInput(dir.Path("gone.csv"), ReadOptions{}, 0);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().message(), dir.Path("gone.csv") + ": no such file or directory");
+}
+
+TEST(InputSourceTest, JsonArrayElementsAreRows) {
+  TempDir dir;
+  std::string json = dir.Write("x.json", "[\n  {\"a\": 1,\n   \"b\": \"x\"},\n  [2],\n  {\"a\": 3}\n]\n");
+  ReadOptions options;
+  options.json_columns = {"a", "b"};
+  auto source = OpenInput(json, options, 0);
+  ASSERT_TRUE(source.ok()) << source.status().message();
+  Rows all = testing::ReadAll(**source);
+  EXPECT_EQ(all.cells, (Cells{{"1", "x"}, {"<malformed: line is not a JSON object>"}, {"3", "<null>"}}));
+  EXPECT_EQ(all.raw[0], "{\"a\": 1,    \"b\": \"x\"}");  // line ends between tokens became spaces
+  EXPECT_EQ((*source)->bytes_read(), static_cast<int64_t>(std::filesystem::file_size(json)));
+
+  std::string not_array = dir.Write("z.json", "{\"a\": 1}\n{\"a\": 2}\n");
+  auto object_lines = OpenInput(not_array, options, 0);
+  ASSERT_TRUE(object_lines.ok());
+  EXPECT_EQ(testing::FirstError(**object_lines),
+            not_array + ": expected a JSON array of objects ('[' first), found '{' (one JSON object per line "
+                        "is a .jsonl input) at byte 1");
 }
 
 TEST(InputSourceTest, TextStreamsFromMemory) {

@@ -67,10 +67,10 @@ Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* sou
   for (const Field& entry : entries) {
     if (entry.key == "format") {
       ASSIGN_OR_RETURN(std::string format, rules_internal::ReadString(ctx, entry));
-      if (format != "csv" && format != "tsv" && format != "jsonl" && format != "parquet" &&
-          format != "arrow") {
+      if (format != "csv" && format != "tsv" && format != "jsonl" && format != "json" &&
+          format != "parquet" && format != "arrow") {
         return ctx.Error(entry, "unknown format '" + format +
-                                    "' (expected one of: csv, tsv, jsonl, parquet, arrow)");
+                                    "' (expected one of: csv, tsv, jsonl, json, parquet, arrow)");
       }
       source->format = format;
     } else if (entry.key == "delimiter") {

@@ -190,7 +190,7 @@ TEST(Source, AllKeys) {
 TEST(Source, Errors) {
   EXPECT_EQ(BodyError("source:\n  format: xlsx\n"),
             "r.yaml:4: source.format: unknown format 'xlsx' (expected one of: csv, tsv, jsonl, "
-            "parquet, arrow)");
+            "json, parquet, arrow)");
   EXPECT_EQ(BodyError("source:\n  delimiter: ';;'\n"),
             "r.yaml:4: source.delimiter: expected one character, found ';;'");
   EXPECT_EQ(BodyError("source:\n  header: yes\n"),

@@ -14,6 +14,9 @@ Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind k
     return Status::UsageError(std::string(flag) + " " + path +
                               ": unsupported output format (use .csv, .tsv, .jsonl, .ndjson, .parquet, "
                               ".arrow, .feather or .ipc)");
+  if (detected->format == InputFormat::kJson)
+    return Status::UsageError(std::string(flag) + " " + path +
+                              ": .json outputs are not supported (use .jsonl for JSON lines)");
   ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> file, AtomicFile::Create(path));
   switch (detected->format) {
     case InputFormat::kCsv:
@@ -25,6 +28,8 @@ Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind k
     }
     case InputFormat::kJsonl:
       return MakeJsonLinesSink(std::move(file), kind, options);
+    case InputFormat::kJson:  // checked before the file is created
+      break;
     case InputFormat::kParquet:
       return MakeArrowSink(std::move(file), kind, options, ArrowFileFormat::kParquet);
     case InputFormat::kArrow:

@@ -41,6 +41,11 @@ TEST(RowSinkTest, UnsupportedExtensionsAreUsageErrors) {
   ASSERT_FALSE(gz.ok());
   EXPECT_EQ(gz.status().code(), StatusCode::kUsageError);
   EXPECT_EQ(gz.status().message(), "--quarantine " + dir.Path("out.csv.gz") + ": compressed outputs are not supported");
+  auto json = OpenRowSink(dir.Path("out.json"), SinkKind::kClean, {});  // an input format only
+  ASSERT_FALSE(json.ok());
+  EXPECT_EQ(json.status().code(), StatusCode::kUsageError);
+  EXPECT_EQ(json.status().message(),
+            "--clean " + dir.Path("out.json") + ": .json outputs are not supported (use .jsonl for JSON lines)");
   EXPECT_FALSE(OpenRowSink("-", SinkKind::kClean, {}).ok());
   EXPECT_TRUE(ListDir(dir.path()).empty());
 }
