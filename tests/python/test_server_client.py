@@ -104,3 +104,27 @@ def test_quality_gate_against_the_real_server(server):
         gate.check(clean, loss=50.0, step=len(losses) + 1)
     assert any(r.startswith("loss.spike: loss 50 is ") for r in spike.value.reasons), spike.value.reasons
     assert math.isclose(spike.value.score, 0.5)
+
+
+def test_client_sends_polars_view_columns_and_refuses_unconvertible_pandas(client, tmp_path):
+    """Frames reach the service as Validator.validate converts them: polars
+    string_view and Categorical columns as they are (verdicts as `griffin
+    validate` on the same rows), a pandas column Arrow cannot hold as InputError."""
+    import pandas as pd
+    import polars as pl
+
+    from griffin_cli import run_validate
+
+    frame = pl.DataFrame({"x": [1.0, -1.0, 2.0, None], "y": [0, 1, 3, 1],
+                          "tag": pl.Series(["a", "b", "a", "c"], dtype=pl.Categorical), "note": ["n", "o", "p", "q"]})
+    assert pa.RecordBatchReader.from_stream(frame).schema.field("note").type == pa.string_view()
+    report = client.validate("steps", frame, store=False)
+    rules, path = tmp_path / "steps.yaml", tmp_path / "steps.csv"
+    rules.write_text(RULES)
+    frame.write_csv(path)
+    _, cli, _ = run_validate(rules, [path])
+    assert (report["rows"], report["bad_rows"]) == (cli["rows"], cli["bad_rows"]) == (4, 3)
+    assert [(c["name"], c["violations"]) for c in report["checks"] if "violations" in c] == \
+        [(c["name"], c["violations"]) for c in cli["checks"] if "violations" in c and c["name"] != "malformed"]
+    with pytest.raises(griffin.InputError, match="column 'y'.*mix types"):
+        client.validate("steps", pd.DataFrame({"x": [1.0, 2.0], "y": [0, "one"]}))
