@@ -3,9 +3,11 @@
 #include <arrow/buffer.h>
 #include <arrow/io/memory.h>
 #include <arrow/ipc/reader.h>
+#include <arrow/memory_pool.h>
 #include <arrow/util/align_util.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 
 namespace griffin::server {
@@ -36,13 +38,43 @@ Status ArrowError(const arrow::Status& status) {
   return Status::InputError(std::string(kBodyName) + ": " + status.message());
 }
 
-// The body's batches as a reader, from the IPC stream or file format.
-Result<std::shared_ptr<arrow::RecordBatchReader>> OpenArrowBody(std::string_view body) {
+// A pool that refuses an allocation past `limit` bytes held at once through
+// it, and remembers that it did (Arrow's CappedMemoryPool over a pool that
+// counts only this body's bytes).
+class DecodedBytesCap : public arrow::CappedMemoryPool {
+ public:
+  explicit DecodedBytesCap(int64_t limit)
+      : arrow::CappedMemoryPool(&counted_, limit), counted_(arrow::default_memory_pool()) {}
+  using arrow::CappedMemoryPool::Allocate;
+  using arrow::CappedMemoryPool::Reallocate;
+  arrow::Status Allocate(int64_t size, int64_t alignment, uint8_t** out) override {
+    return Note(arrow::CappedMemoryPool::Allocate(size, alignment, out));
+  }
+  arrow::Status Reallocate(int64_t old_size, int64_t new_size, int64_t alignment, uint8_t** ptr) override {
+    return Note(arrow::CappedMemoryPool::Reallocate(old_size, new_size, alignment, ptr));
+  }
+  bool refused() const { return refused_.load(); }
+
+ private:
+  arrow::Status Note(arrow::Status status) {
+    if (status.IsOutOfMemory()) refused_ = true;
+    return status;
+  }
+  arrow::ProxyMemoryPool counted_;  // constructed before the base uses it: the base only keeps its address
+  std::atomic<bool> refused_{false};
+};
+
+// The body's batches as a reader, from the IPC stream or file format;
+// buffers it decompresses come from `pool`.
+Result<std::shared_ptr<arrow::RecordBatchReader>> OpenArrowBody(std::string_view body, arrow::MemoryPool* pool) {
   auto buffer = std::make_shared<arrow::Buffer>(reinterpret_cast<const uint8_t*>(body.data()),
                                                 static_cast<int64_t>(body.size()));
   auto input = std::make_shared<arrow::io::BufferReader>(buffer);
+  arrow::ipc::IpcReadOptions options = arrow::ipc::IpcReadOptions::Defaults();
+  options.memory_pool = pool;
+  options.use_threads = false;  // the cap is checked exactly (CappedMemoryPool is not thread-exact)
   if (body.substr(0, 6) == "ARROW1") {
-    auto file = arrow::ipc::RecordBatchFileReader::Open(input);
+    auto file = arrow::ipc::RecordBatchFileReader::Open(input, options);
     if (!file.ok()) return ArrowError(file.status());
     std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
     for (int i = 0; i < (*file)->num_record_batches(); ++i) {
@@ -54,7 +86,7 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> OpenArrowBody(std::string_view
     if (!reader.ok()) return ArrowError(reader.status());
     return *reader;
   }
-  auto stream = arrow::ipc::RecordBatchStreamReader::Open(input);
+  auto stream = arrow::ipc::RecordBatchStreamReader::Open(input, options);
   if (!stream.ok()) return ArrowError(stream.status());
   return std::shared_ptr<arrow::RecordBatchReader>(*stream);
 }
@@ -84,15 +116,23 @@ std::shared_ptr<arrow::RecordBatchReader> CheckedReader(std::shared_ptr<arrow::R
 }
 
 Result<ValidationResult> ValidateBody(const Validator& validator, std::string_view body, BodyFormat format,
-                                      const ValidationOptions& options) {
+                                      const ValidationOptions& options, int64_t max_decoded_bytes,
+                                      bool* decoded_too_large) {
+  if (decoded_too_large != nullptr) *decoded_too_large = false;
   switch (format) {
     case BodyFormat::kCsv: return validator.ValidateText(body, InputFormat::kCsv, kBodyName, options);
     case BodyFormat::kTsv: return validator.ValidateText(body, InputFormat::kTsv, kBodyName, options);
     case BodyFormat::kJsonl: return validator.ValidateText(body, InputFormat::kJsonl, kBodyName, options);
     case BodyFormat::kArrow: break;
   }
-  ASSIGN_OR_RETURN(auto reader, OpenArrowBody(body));
-  return validator.ValidateReader(CheckedReader(std::move(reader)), kBodyName, options);
+  // Declared before the reader: every buffer from it is gone when it goes.
+  DecodedBytesCap pool(max_decoded_bytes);
+  Result<ValidationResult> result = [&]() -> Result<ValidationResult> {
+    ASSIGN_OR_RETURN(auto reader, OpenArrowBody(body, &pool));
+    return validator.ValidateReader(CheckedReader(std::move(reader)), kBodyName, options);
+  }();
+  if (decoded_too_large != nullptr) *decoded_too_large = pool.refused();
+  return result;
 }
 
 }  // namespace griffin::server

@@ -5,6 +5,8 @@
 // buffers are aligned for their types (copied when they are not).
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,9 +32,13 @@ const char* AcceptedContentTypes();
 // Validates `body` (it must outlive the call; it is read in place). Arrow
 // bodies may be the IPC stream or file format. Errors: InputError for an
 // unreadable body ("<body>:1: duplicate column name ..."), RuleError when
-// the rules cannot bind to the body's columns.
+// the rules cannot bind to the body's columns. An Arrow body's compressed
+// buffers (LZ4, ZSTD) may hold at most `max_decoded_bytes` decoded at once;
+// past that the call fails, with *decoded_too_large set if given (413 at the edge).
 Result<ValidationResult> ValidateBody(const Validator& validator, std::string_view body, BodyFormat format,
-                                      const ValidationOptions& options);
+                                      const ValidationOptions& options,
+                                      int64_t max_decoded_bytes = std::numeric_limits<int64_t>::max(),
+                                      bool* decoded_too_large = nullptr);
 
 // `inner` with ValidateFull() run on every batch it yields, and misaligned
 // buffers copied to aligned ones.

@@ -5,6 +5,7 @@
 #include <arrow/api.h>
 #include <arrow/io/memory.h>
 #include <arrow/ipc/writer.h>
+#include <arrow/util/compression.h>
 
 namespace griffin::server {
 namespace {
@@ -110,6 +111,34 @@ TEST(BodyValidationTest, ArrowWithBadOffsetsIsRefusedNotRead) {
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kInputError);
   EXPECT_NE(result.status().message().find("invalid Arrow data"), std::string::npos) << result.status().message();
+}
+
+TEST(BodyValidationTest, CompressedArrowIsBoundByItsDecodedSize) {
+  // 1,000,000 rows: about 2.6 MB with ZSTD, 13 MB decoded.
+  arrow::StringBuilder ids;
+  arrow::DoubleBuilder amounts;
+  for (int row = 0; row < 1000000; ++row) {
+    ASSERT_TRUE(ids.Append("a").ok());
+    ASSERT_TRUE(amounts.Append(1.0).ok());
+  }
+  auto schema = arrow::schema({arrow::field("id", arrow::utf8()), arrow::field("amount", arrow::float64())});
+  auto batch = arrow::RecordBatch::Make(schema, 1000000, {ids.Finish().ValueOrDie(), amounts.Finish().ValueOrDie()});
+  auto sink = arrow::io::BufferOutputStream::Create().ValueOrDie();
+  auto write_options = arrow::ipc::IpcWriteOptions::Defaults();
+  write_options.codec = arrow::util::Codec::Create(arrow::Compression::ZSTD).ValueOrDie();
+  auto writer = arrow::ipc::MakeStreamWriter(sink, schema, write_options).ValueOrDie();
+  ASSERT_TRUE(writer->WriteRecordBatch(*batch).ok());
+  ASSERT_TRUE(writer->Close().ok());
+  const std::string bytes = sink->Finish().ValueOrDie()->ToString();
+  ASSERT_LT(bytes.size(), 4u << 20);
+  bool too_large = false;  // the body is within 4 MiB; what it decodes to is not
+  auto refused = ValidateBody(*MakeValidator(), bytes, BodyFormat::kArrow, ValidationOptions{}, 4 << 20, &too_large);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(too_large);
+  auto read = ValidateBody(*MakeValidator(), bytes, BodyFormat::kArrow, ValidationOptions{}, 64 << 20, &too_large);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_FALSE(too_large);
+  EXPECT_EQ(read->report.rows, 1000000);
 }
 
 }  // namespace

@@ -24,9 +24,22 @@ bool UsesNow(const RuleSet& rules) {
   return false;
 }
 
+int64_t MtimeNs(const struct stat& info) {
+  return static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+}
+
+// Modified less than `settle` ago (or as far ahead, for a clock set back).
+bool IsYoung(int64_t mtime_ns, std::chrono::milliseconds settle) {
+  const int64_t now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count();
+  const int64_t settle_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(settle).count();
+  return now_ns - mtime_ns < settle_ns && mtime_ns - now_ns < settle_ns;
+}
+
 }  // namespace
 
-DatasetRegistry::DatasetRegistry(std::string dir, Events events) : dir_(std::move(dir)), events_(std::move(events)) {}
+DatasetRegistry::DatasetRegistry(std::string dir, Events events, std::chrono::milliseconds settle)
+    : dir_(std::move(dir)), events_(std::move(events)), settle_(settle) {}
 
 DatasetRegistry::~DatasetRegistry() { StopWatching(); }
 
@@ -45,15 +58,21 @@ Result<std::vector<std::string>> DatasetRegistry::ListFiles() const {
   return paths;
 }
 
-std::optional<Status> DatasetRegistry::Update(const std::string& path, FileState& state) {
+std::optional<Status> DatasetRegistry::Update(const std::string& path, FileState& state, bool settle_young) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return std::nullopt;  // gone meanwhile: the next scan removes it
-  const int64_t mtime_ns = static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+  const int64_t mtime_ns = MtimeNs(info);
   if (state.inode == info.st_ino && state.size == info.st_size && state.mtime_ns == mtime_ns) return std::nullopt;
+  if (settle_young && IsYoung(mtime_ns, settle_)) return std::nullopt;  // maybe still being written: a later scan
+  Result<std::string> text = ReadFileText(path);
+  struct stat after {};
+  if (settle_young && (::stat(path.c_str(), &after) != 0 || after.st_ino != info.st_ino ||
+                       after.st_size != info.st_size || MtimeNs(after) != mtime_ns)) {
+    return std::nullopt;  // written while being read: a later scan
+  }
   state.inode = info.st_ino;
   state.size = info.st_size;
   state.mtime_ns = mtime_ns;
-  Result<std::string> text = ReadFileText(path);
   if (!text.ok()) return text.status();
   const std::string sha = Sha256Hex(*text);
   if (sha == state.sha256) return std::nullopt;  // same content (touched, or refused before)
@@ -89,7 +108,7 @@ Status DatasetRegistry::LoadAll() {
   std::lock_guard<std::mutex> scan(scan_mutex_);
   ASSIGN_OR_RETURN(std::vector<std::string> paths, ListFiles());
   for (const std::string& path : paths) {
-    std::optional<Status> refused = Update(path, files_[path]);
+    std::optional<Status> refused = Update(path, files_[path], /*settle_young=*/false);
     if (refused) return *refused;
   }
   return Status::OK();
@@ -117,7 +136,7 @@ void DatasetRegistry::Rescan() {
   for (const std::string& path : *paths) {
     FileState& state = files_[path];
     if (removed && state.conflict) state = FileState{};  // read it again
-    std::optional<Status> refused = Update(path, state);
+    std::optional<Status> refused = Update(path, state, /*settle_young=*/true);
     if (refused && events_.refused) events_.refused(path, *refused);
   }
 }

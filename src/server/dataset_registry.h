@@ -10,8 +10,10 @@
 // Find/All are safe on any thread; Rescan and the events run on one thread at
 // a time. Files are recognized as changed by (inode, size, mtime) and then by
 // their SHA-256, so rewriting the same text is not a reload. Write rule files
-// by renaming a complete file into place: a half-written file is refused
-// until it is whole.
+// by renaming a complete file into place. A file written in place is read by
+// Rescan only once its mtime is `settle` old and it is unchanged across the
+// read, so a writer that pauses less than `settle` is never read half-way
+// (a half-written file may compile: a rule list cut short).
 #pragma once
 
 #include <atomic>
@@ -56,7 +58,7 @@ class DatasetRegistry {
     std::function<void(const Dataset& removed)> removed;
   };
 
-  DatasetRegistry(std::string dir, Events events);
+  DatasetRegistry(std::string dir, Events events, std::chrono::milliseconds settle = {});
   ~DatasetRegistry();
 
   // The first load: every *.yaml must compile, else the first error (a
@@ -79,14 +81,16 @@ class DatasetRegistry {
     std::string dataset;         // the dataset this file defines now ("" if none)
     bool conflict = false;       // refused: its dataset belongs to another file
   };
-  // Reads and compiles `path` if it changed; a refusal when it must be reported.
-  std::optional<Status> Update(const std::string& path, FileState& state);
+  // Reads and compiles `path` if it changed (and, with `settle_young`, has
+  // settled); a refusal when it must be reported.
+  std::optional<Status> Update(const std::string& path, FileState& state, bool settle_young);
   Result<std::vector<std::string>> ListFiles() const;
   void Install(std::shared_ptr<const Dataset> dataset);
   void Remove(const std::string& name);
 
   const std::string dir_;
   const Events events_;
+  const std::chrono::milliseconds settle_;
   std::mutex scan_mutex_;                // one Rescan at a time
   std::map<std::string, FileState> files_;  // by path (under scan_mutex_)
   mutable std::mutex mutex_;             // guards datasets_

@@ -144,5 +144,22 @@ TEST(DatasetRegistryTest, TheWatcherPicksUpChanges) {
   registry.StopWatching();
 }
 
+TEST(DatasetRegistryTest, AFileWrittenInPlaceIsReadOnceSettled) {
+  TempDir dir;
+  dir.Write("a.yaml", Rules("alpha", ", min: 0, max: 9"));
+  Log log;
+  DatasetRegistry registry(dir.path(), log.Events(), std::chrono::milliseconds(300));
+  ASSERT_TRUE(registry.LoadAll().ok());
+  // Half of a new version, written in place: it compiles (one check fewer),
+  // but is not read while it is younger than the settle interval.
+  dir.Write("a.yaml", Rules("alpha", ", min: 0"));
+  registry.Rescan();
+  EXPECT_EQ(registry.Find("alpha")->generation, 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  registry.Rescan();  // settled now
+  EXPECT_EQ(registry.Find("alpha")->generation, 2);
+  EXPECT_EQ(registry.Find("alpha")->rules().columns[0].checks.size(), 2u);  // type and min
+}
+
 }  // namespace
 }  // namespace griffin::server

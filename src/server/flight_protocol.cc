@@ -12,14 +12,15 @@ namespace {
 
 Status Bad(const std::string& what) { return Status::UsageError("descriptor: " + what); }
 
-Status CheckHash(const FlightTarget& target) {
-  if (!target.batch_hash.empty() && !IsValidBatchHash(target.batch_hash)) {
+// A named batch_hash must be valid; "" is bad too (as over HTTP), not "none".
+Status CheckHash(const FlightTarget& target, bool named) {
+  if ((named || !target.batch_hash.empty()) && !IsValidBatchHash(target.batch_hash)) {
     return Bad("batch_hash: expected 1 to 128 characters of A-Z a-z 0-9 . _ : -");
   }
   return Status::OK();
 }
 
-Result<FlightTarget> FromCommand(const std::string& command) {
+Result<FlightTarget> FromCommand(const std::string& command, bool* hash_named) {
   simdjson::dom::parser parser;
   simdjson::dom::object fields;
   if (parser.parse(command).get_object().get(fields)) {
@@ -32,6 +33,7 @@ Result<FlightTarget> FromCommand(const std::string& command) {
       target.dataset = std::string(text);
     } else if (key == "batch_hash" && !value.get_string().get(text)) {
       target.batch_hash = std::string(text);
+      *hash_named = true;
     } else if (key == "max_violations" && value.is_int64() && int64_t(value) >= 0 && int64_t(value) <= 1000000) {
       target.max_violations = int64_t(value);
     } else if (key == "store" && value.is_bool()) {
@@ -49,17 +51,19 @@ Result<FlightTarget> FromCommand(const std::string& command) {
 
 Result<FlightTarget> ParseFlightTarget(const arrow::flight::FlightDescriptor& descriptor) {
   FlightTarget target;
+  bool hash_named = false;
   if (descriptor.type == arrow::flight::FlightDescriptor::PATH) {
     if (descriptor.path.empty() || descriptor.path.size() > 2) return Bad("expected a path [dataset] or [dataset, batch_hash]");
     target.dataset = descriptor.path[0];
-    if (descriptor.path.size() == 2) target.batch_hash = descriptor.path[1];
+    hash_named = descriptor.path.size() == 2;
+    if (hash_named) target.batch_hash = descriptor.path[1];
   } else if (descriptor.type == arrow::flight::FlightDescriptor::CMD) {
-    ASSIGN_OR_RETURN(target, FromCommand(descriptor.cmd));
+    ASSIGN_OR_RETURN(target, FromCommand(descriptor.cmd, &hash_named));
   } else {
     return Bad("expected a path or a command");
   }
   if (target.dataset.empty()) return Bad("no dataset named");
-  RETURN_IF_ERROR(CheckHash(target));
+  RETURN_IF_ERROR(CheckHash(target, hash_named));
   return target;
 }
 

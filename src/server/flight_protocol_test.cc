@@ -33,6 +33,11 @@ TEST(FlightProtocolTest, Descriptors) {
             "descriptor: expected a path [dataset] or [dataset, batch_hash]");
   EXPECT_EQ(message(flight::FlightDescriptor::Path({"a", "bad hash"})),
             "descriptor: batch_hash: expected 1 to 128 characters of A-Z a-z 0-9 . _ : -");
+  // "" names a hash, a bad one (the OpenAPI document: minLength 1), not "none".
+  EXPECT_EQ(message(flight::FlightDescriptor::Path({"a", ""})),
+            "descriptor: batch_hash: expected 1 to 128 characters of A-Z a-z 0-9 . _ : -");
+  EXPECT_EQ(message(flight::FlightDescriptor::Command(R"({"dataset": "a", "batch_hash": ""})")),
+            "descriptor: batch_hash: expected 1 to 128 characters of A-Z a-z 0-9 . _ : -");
   EXPECT_EQ(message(flight::FlightDescriptor::Command("[1]")),
             "descriptor: a command must be a JSON object like {\"dataset\": \"name\"}");
   EXPECT_EQ(message(flight::FlightDescriptor::Command(R"({"dataset": "a", "max_violations": -1})")).rfind(

@@ -90,6 +90,7 @@ Result<MetricsRequest> ParseMetricsRequest(std::string_view body) {
   if (root.get_object().get(fields)) return Bad("expected a JSON object with dataset, step, loss, ...");
   MetricsRequest request;
   bool has_dataset = false;
+  bool batch_hash_given = false;  // null is "none"; "" is a bad hash (OpenAPI: minLength 1)
   for (auto [key, value] : fields) {
     if (key == "dataset") {
       ASSIGN_OR_RETURN(request.dataset, ReadText("dataset", value, /*allow_null=*/false));
@@ -98,6 +99,7 @@ Result<MetricsRequest> ParseMetricsRequest(std::string_view body) {
       ASSIGN_OR_RETURN(request.telemetry.step, ReadStep(value));
     } else if (key == "batch_hash") {
       ASSIGN_OR_RETURN(request.batch_hash, ReadText("batch_hash", value, /*allow_null=*/true));
+      batch_hash_given = !value.is_null();
     } else if (key == "run") {
       ASSIGN_OR_RETURN(request.run, ReadText("run", value, /*allow_null=*/true));
     } else if (key == "loss") {
@@ -114,7 +116,7 @@ Result<MetricsRequest> ParseMetricsRequest(std::string_view body) {
     }
   }
   if (!has_dataset || request.dataset.empty()) return Bad("dataset: missing (the rule file's dataset name)");
-  if (!request.batch_hash.empty() && !IsValidBatchHash(request.batch_hash)) {
+  if (batch_hash_given && !IsValidBatchHash(request.batch_hash)) {
     return Bad("batch_hash: expected 1 to 128 characters of A-Z a-z 0-9 . _ : -");
   }
   if (request.run.size() > 128) return Bad("run: longer than 128 characters");

@@ -60,6 +60,8 @@ TEST(MetricsRequestTest, ErrorsAreOneLine) {
   EXPECT_EQ(ErrorOf(R"({"dataset": "d", "records": {"a": 1}})"), "records: expected a list of objects");
   EXPECT_EQ(ErrorOf(R"({"dataset": "d", "batch_hash": "a b"})"),
             "batch_hash: expected 1 to 128 characters of A-Z a-z 0-9 . _ : -");
+  EXPECT_EQ(ErrorOf(R"({"dataset": "d", "batch_hash": ""})"),  // null is none; "" is bad
+            "batch_hash: expected 1 to 128 characters of A-Z a-z 0-9 . _ : -");
   EXPECT_EQ(ErrorOf(R"({"dataset": "d", "los": 1})"),
             "unknown field 'los' (expected dataset, step, batch_hash, loss, metrics, records, run)");
 }

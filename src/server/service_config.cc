@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "rules/yaml_helpers.h"
@@ -112,6 +113,11 @@ Status ReadLimits(const YamlContext& ctx, const Field& field, ServiceLimits* lim
     } else if (k == "max_queued_connections") {
       ASSIGN_OR_RETURN(int64_t n, ReadCount(ctx, entry, 1, 1000000));
       limits->max_queued_connections = static_cast<int>(n);
+    } else if (k == "max_connections") {
+      ASSIGN_OR_RETURN(int64_t n, ReadCount(ctx, entry, 1, 1000000));
+      limits->max_connections = static_cast<int>(n);
+    } else if (k == "header_timeout_s") {
+      ASSIGN_OR_RETURN(limits->header_timeout_s, rules_internal::ReadNumberInRange(ctx, entry, 0.01, 3600));
     } else if (k == "rate") {
       ASSIGN_OR_RETURN(limits->rate, ReadRate(ctx, entry));
     } else if (k == "shutdown_grace_s") {
@@ -125,11 +131,15 @@ Status ReadLimits(const YamlContext& ctx, const Field& field, ServiceLimits* lim
       limits->validate_threads = static_cast<int>(n);
     } else if (k == "reload_interval_s") {
       ASSIGN_OR_RETURN(limits->reload_interval_s, rules_internal::ReadNumberInRange(ctx, entry, 0.01, 3600));
+    } else if (k == "reload_settle_s") {
+      ASSIGN_OR_RETURN(limits->reload_settle_s, rules_internal::ReadNumberInRange(ctx, entry, 0, 60));
     } else {
       return rules_internal::UnknownKey(
           ctx, entry,
-          {"max_body_bytes", "request_timeout_s", "max_concurrent", "http_threads", "max_queued_connections", "rate",
-           "shutdown_grace_s", "batch_cache", "telemetry_series", "validate_threads", "reload_interval_s"});
+          {"max_body_bytes", "request_timeout_s", "max_concurrent", "http_threads", "max_queued_connections", "max_connections",
+           "header_timeout_s", "rate",
+           "shutdown_grace_s", "batch_cache", "telemetry_series", "validate_threads", "reload_interval_s",
+           "reload_settle_s"});
     }
   }
   return Status::OK();
@@ -157,9 +167,13 @@ Result<ServiceConfig> ReadDocument(const YamlContext& ctx, const YAML::Node& roo
     if (entry.key == "keys") {
       ASSIGN_OR_RETURN(std::vector<Field> items, rules_internal::ListItems(ctx, entry, "a list of keys"));
       std::set<std::string> ids;
+      std::map<std::array<uint8_t, 32>, std::string> id_of_digest;
       for (const Field& item : items) {
         ASSIGN_OR_RETURN(ApiKey key, ReadKey(ctx, item));
         if (!ids.insert(key.id).second) return ctx.Error(item, "key id '" + key.id + "' is given twice");
+        // One token would match both keys, and only the first would count.
+        auto [twin, fresh] = id_of_digest.emplace(key.digest, key.id);
+        if (!fresh) return ctx.Error(item, "key '" + key.id + "' has the same sha256 as key '" + twin->second + "'");
         config.keys.push_back(std::move(key));
       }
     } else if (entry.key == "limits") {

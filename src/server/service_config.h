@@ -43,13 +43,16 @@ struct ServiceLimits {
   double request_timeout_s = 30;       // socket reads/writes, and a validation's running time
   int max_concurrent = 32;             // requests handled at once (besides /healthz); more get 503
   int http_threads = 32;               // connections served at once
-  int max_queued_connections = 256;    // accepted connections waiting for a thread; more get 503
+  int max_queued_connections = 256;    // requests whose headers arrived, waiting for a thread; more get 503
+  int max_connections = 10000;         // open client connections (capped by the descriptor limit); more get 503
+  double header_timeout_s = 10;        // a request's headers must arrive within this (408)
   std::optional<RateLimit> rate = RateLimit{200, 400};  // per key, for keys without their own; nullopt: none
   double shutdown_grace_s = 10;        // SIGTERM: how long in-flight requests may take to finish
   int64_t batch_cache = 100000;        // batch_hash scores remembered (least recently used dropped)
   int64_t telemetry_series = 10000;    // (dataset, key, run) loss histories kept for spike checks
   int validate_threads = 1;            // engine worker threads per request
   double reload_interval_s = 0.5;      // how often the rules directory is checked for changes
+  double reload_settle_s = 1.0;        // a changed rule file is read once its mtime is this old
 };
 
 struct ServiceConfig {

@@ -20,9 +20,10 @@ TEST(ServiceConfigTest, ReadsKeysLimitsTlsAndStore) {
                                    "    sha256: " + kSha + "\n"
                                    "    datasets: [steps]\n"
                                    "    rate: {per_second: 5, burst: 10}\n"
-                                   "  - {id: admin, sha256: " + kSha + ", rate: none}\n"
+                                   "  - {id: admin, sha256: " + Sha256Hex("other") + ", rate: none}\n"
                                    "limits: {max_body_bytes: 2048, request_timeout_s: 1.5, max_concurrent: 4,\n"
-                                   "         http_threads: 8, rate: {per_second: 50}, shutdown_grace_s: 3}\n"
+                                   "         http_threads: 8, rate: {per_second: 50}, shutdown_grace_s: 3,\n"
+                                   "         header_timeout_s: 2, max_connections: 500, reload_settle_s: 0.25}\n"
                                    "tls: {cert: certs/server.crt, key: /abs/server.key}\n"
                                    "store: {metrics_sample: 0.5}\n",
                                    "serve.yaml", "/etc/griffin");
@@ -44,6 +45,9 @@ TEST(ServiceConfigTest, ReadsKeysLimitsTlsAndStore) {
   EXPECT_EQ(config->tls_cert, "/etc/griffin/certs/server.crt");
   EXPECT_EQ(config->tls_key, "/abs/server.key");
   EXPECT_EQ(config->metrics_sample, 0.5);
+  EXPECT_EQ(config->limits.header_timeout_s, 2);
+  EXPECT_EQ(config->limits.max_connections, 500);
+  EXPECT_EQ(config->limits.reload_settle_s, 0.25);
 
   auto empty = ParseServiceConfig("", "serve.yaml", "");
   ASSERT_TRUE(empty.ok());
@@ -58,6 +62,8 @@ TEST(ServiceConfigTest, ErrorsNameTheLineAndKey) {
   EXPECT_EQ(ErrorOf("keys:\n  - {id: a}\n"), "serve.yaml:2: keys[0]: missing sha256");
   EXPECT_EQ(ErrorOf("keys:\n  - {id: a, sha256: " + kSha + "}\n  - {id: a, sha256: " + kSha + "}\n"),
             "serve.yaml:3: keys[1]: key id 'a' is given twice");
+  EXPECT_EQ(ErrorOf("keys:\n  - {id: a, sha256: " + kSha + "}\n  - {id: b, sha256: " + kSha + "}\n"),
+            "serve.yaml:3: keys[1]: key 'b' has the same sha256 as key 'a'");
   EXPECT_EQ(ErrorOf("limits: {max_concurrent: 0}\n"),
             "serve.yaml:1: limits.max_concurrent: expected a whole number from 1 to 100000");
   EXPECT_EQ(ErrorOf("limits: {rate: {burst: 3}}\n"), "serve.yaml:1: limits.rate: missing per_second");

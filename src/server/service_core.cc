@@ -56,6 +56,9 @@ Result<std::unique_ptr<ServiceCore>> ServiceCore::Create(Options options) {
   if (options.auth && options.config.keys.empty()) {
     return Status::UsageError("no API keys: give --config with keys (or --no-auth for a closed network)");
   }
+  if (!options.auth && !options.config.keys.empty()) {  // the keys would be dropped without a word
+    return Status::UsageError("--no-auth with a config that has keys: drop --no-auth, or the keys");
+  }
   std::unique_ptr<ServiceCore> core(new ServiceCore(std::move(options)));
   ServiceCore* self = core.get();
   if (!self->options_.store_uri.empty()) {
@@ -71,7 +74,8 @@ Result<std::unique_ptr<ServiceCore>> ServiceCore::Create(Options options) {
     Log("removed dataset " + removed.name + " (" + removed.path + " is gone)");
     self->metrics_.SetDatasets(self->registry_->All().size());
   };
-  self->registry_ = std::make_unique<DatasetRegistry>(self->options_.rules_dir, std::move(events));
+  const auto settle = std::chrono::milliseconds(static_cast<int64_t>(self->options_.config.limits.reload_settle_s * 1000));
+  self->registry_ = std::make_unique<DatasetRegistry>(self->options_.rules_dir, std::move(events), settle);
   RETURN_IF_ERROR(self->registry_->LoadAll());
   self->registry_->StartWatching(
       std::chrono::milliseconds(static_cast<int64_t>(self->options_.config.limits.reload_interval_s * 1000)));
@@ -199,7 +203,13 @@ ServiceResult<ValidationOutcome> ServiceCore::Validate(const Caller& caller, con
   auto timed_out = std::make_shared<std::atomic<bool>>(false);
   const ValidationOptions engine =
       EngineOptions(options.max_violations, DeadlineIn(options_.config.limits.request_timeout_s), timed_out);
-  Result<ValidationResult> result = ValidateBody(*ValidatorFor(dataset), body, format, engine);
+  const int64_t max_decoded = options_.config.limits.max_body_bytes;
+  bool decoded_too_large = false;
+  Result<ValidationResult> result = ValidateBody(*ValidatorFor(dataset), body, format, engine, max_decoded, &decoded_too_large);
+  if (decoded_too_large) {
+    return Denial{Refusal::kPayloadTooLarge,
+                  "the decoded body is larger than max_body_bytes (" + std::to_string(max_decoded) + ")"};
+  }
   if (timed_out->load()) {
     return Denial{Refusal::kUnavailable, "validation ran past the request timeout of " +
                                              FormatDouble(options_.config.limits.request_timeout_s) + " s", 1.0};

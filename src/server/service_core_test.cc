@@ -69,6 +69,11 @@ TEST(ServiceCoreTest, RefusesToStartWithoutKeysOrRules) {
   ASSERT_FALSE(no_keys.ok());
   EXPECT_EQ(no_keys.status().message(), "no API keys: give --config with keys (or --no-auth for a closed network)");
   options.auth = false;
+  options.config.keys.push_back(ApiKey{.id = "a"});
+  auto keys_dropped = ServiceCore::Create(options);
+  ASSERT_FALSE(keys_dropped.ok());
+  EXPECT_EQ(keys_dropped.status().message(), "--no-auth with a config that has keys: drop --no-auth, or the keys");
+  options.config.keys.clear();
   auto no_dir = ServiceCore::Create(options);
   ASSERT_FALSE(no_dir.ok());
   EXPECT_EQ(no_dir.status().message(), "--rules-dir /nonexistent: not a directory");
