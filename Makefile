@@ -3,7 +3,9 @@
 #                     and docs/benchmarks.png (long: about an hour on 2 cores)
 #   make bench-1m     the same at 1M rows only
 #   make bench-quick  the CI check: 20k rows, counts only
-.PHONY: bench bench-1m bench-quick
+#   make hostile      the hostile-input attacks in full (tests/hostile: slowloris with 200
+#                     connections, a burst of 2,000 requests); scripts/test.sh runs a short form
+.PHONY: bench bench-1m bench-quick hostile
 
 bench:
 	.venv/bin/python bench/run_peers.py
@@ -13,3 +15,6 @@ bench-1m:
 
 bench-quick:
 	.venv/bin/python bench/run_peers.py --quick --require-all
+
+hostile:
+	GRIFFIN_BIN=$(CURDIR)/build/griffin .venv/bin/python -m pytest -q tests/hostile

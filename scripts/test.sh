@@ -3,6 +3,7 @@
 #   1. C++ unit tests (ctest) on the Release build,
 #   2. the Python suites: declarative rule cases, differential tests, CLI tests,
 #      outputs, the run store (SQLite and a real PostgreSQL), SIGKILL at random points,
+#      and the hostile attacks in short form (tests/hostile; `make hostile`: full),
 #   3. the same C++ unit tests and rule cases under ASan+UBSan (build-asan/),
 #   4. each libFuzzer target briefly (build-fuzz/, clang),
 #   5. the CUDA handler of griffin.jax.check compiled (scripts/cuda_compile_check.sh),
@@ -29,6 +30,9 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 
 stage "python tests"
 .venv/bin/python -m pytest -q tests/python
+
+stage "hostile attacks, short form (make hostile runs them in full)"
+GRIFFIN_HOSTILE_SHORT=1 .venv/bin/python -m pytest -q tests/hostile
 
 stage "ASan+UBSan build and tests"
 if [ ! -f build-asan/build.ninja ]; then

@@ -1,14 +1,20 @@
 #include "server/http_service.h"
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
 
+#include "server/connection_stream.h"
+#include "server/http_framing.h"
+#include "server/http_front.h"
+#include "server/http_routes.h"
 #include "server/http_task_queue.h"
 #include "server/in_flight_slot.h"
 #include "server/service_json.h"
@@ -36,27 +42,39 @@ constexpr size_t kKeepAliveRequests = 100000;
 thread_local Clock::time_point t_request_start;
 thread_local bool t_request_routed = false;
 
+// The listen backlog: cpp-httplib's is 5, so a burst overflowed it and
+// clients waited for SYN retries. The kernel caps it at net.core.somaxconn.
+constexpr int kListenBacklog = 4096;
+// File descriptors kept for everything but client connections (the store,
+// rule files, Flight).
+constexpr rlim_t kReservedDescriptors = 256;
+
+thread_local bool t_response_closes = false;  // the answer just written said "Connection: close"
+
 // cpp-httplib's server with a way to stop accepting that keeps serving the
-// connections already accepted: shutting the listening socket down ends the
-// accept loop, which then drains the task queue (stop() would also make
-// queued connections close unanswered).
+// connections already accepted (TLS: shutting the listening socket down ends
+// the accept loop, which then drains the task queue; stop() would also make
+// queued connections close unanswered), and its request parser opened to
+// HttpFront (plain HTTP).
 template <typename Base>
 class Graceful : public Base {
  public:
   using Base::Base;
   void StopAccepting() { ::shutdown(this->svr_sock_, SHUT_RDWR); }
+  int ListenSocket() const { return this->svr_sock_; }
+  // One request from `stream` (its headers, routing, its body as the handler reads it, the answer).
+  bool ServeRequest(httplib::Stream& stream, bool close_connection, bool& connection_closed,
+                    const std::function<void(Request&)>& setup) {
+    return this->process_request(stream, close_connection, connection_closed, setup);
+  }
 };
 
-// The route name of a request, for metrics (a fixed set, whatever the path).
-std::string RouteOf(const Request& req) {
-  if (req.path == "/healthz") return "healthz";
-  if (req.path == "/metrics") return req.method == "POST" ? "score" : "prometheus";
-  if (req.path == "/v1/datasets") return "datasets";
-  if (req.path == "/v1/runs") return "runs";
-  if (req.path.rfind("/v1/datasets/", 0) == 0 && req.path.size() > 22 &&
-      req.path.compare(req.path.size() - 9, 9, "/validate") == 0)
-    return "validate";
-  return "other";
+// The most client connections the descriptor limit leaves room for.
+int ConnectionCap(int configured) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return configured;
+  const rlim_t room = limit.rlim_cur > 2 * kReservedDescriptors ? limit.rlim_cur - kReservedDescriptors : limit.rlim_cur / 2;
+  return static_cast<int>(std::min<rlim_t>(static_cast<rlim_t>(configured), room));
 }
 
 void Json(Response& res, int status, const std::string& body) {
@@ -110,6 +128,8 @@ struct HttpService::Impl {
 
   ServiceCore& core;
   std::unique_ptr<httplib::Server> server;
+  Graceful<httplib::Server>* plain = nullptr;  // `server` when it is plain HTTP (served through `front`)
+  std::unique_ptr<HttpFront> front;
   std::function<void()> stop_accepting;
   int port = 0;
   bool tls = false;
@@ -254,10 +274,21 @@ struct HttpService::Impl {
            [this](const Request& req, Response& res, const httplib::ContentReader& reader) {
              Validate(req, res, reader);
            });
-    s.set_pre_routing_handler([this](const Request&, Response&) {
+    s.set_pre_routing_handler([this](const Request& req, Response& res) {
       t_request_start = Clock::now();
       t_request_routed = true;
       ++received;
+      // Before any body is read: a body whose end is ambiguous is not read at all.
+      if (std::optional<std::string> bad = FramingError(req.headers)) {
+        Refuse(res, {Refusal::kBadRequest, *bad}, /*body_unread=*/true);
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      if (IsForbiddenMethod(req.method)) {
+        res.set_header("Allow", AllowedMethods(RouteOf(req.method, req.path)));
+        Json(res, 405, ErrorJson("method " + req.method + " not allowed"));
+        res.set_header("Connection", "close");
+        return httplib::Server::HandlerResponse::Handled;
+      }
       return httplib::Server::HandlerResponse::Unhandled;
     });
     s.set_post_routing_handler([this](const Request&, Response& res) {
@@ -266,10 +297,10 @@ struct HttpService::Impl {
     s.set_error_handler([this](const Request& req, Response& res) {
       if (!res.body.empty()) return;
       if (res.status == 404) {
-        const std::string route = RouteOf(req);
+        const std::string route = RouteOf(req.method, req.path);
         if (route != "other") {
           res.status = 405;
-          res.set_header("Allow", route == "validate" ? "POST" : route == "prometheus" || route == "score" ? "GET, POST" : "GET");
+          res.set_header("Allow", AllowedMethods(route));
           return Json(res, 405, ErrorJson("method " + req.method + " not allowed on " + req.path));
         }
         return Json(res, 404, ErrorJson("no route " + req.method + " " + req.path));
@@ -293,9 +324,29 @@ struct HttpService::Impl {
         return;
       }
       ++answered;
+      t_response_closes = res.get_header_value("Connection") == "close";
       const double seconds = std::chrono::duration<double>(Clock::now() - t_request_start).count();
-      core.metrics().CountRequest("http", RouteOf(req), res.status, seconds);
+      core.metrics().CountRequest("http", RouteOf(req.method, req.path), res.status, seconds);
     });
+  }
+
+  // HttpFront's Serve: one request of a plain HTTP connection.
+  bool ServeOne(int fd, std::string* input) {
+    const auto timeout = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(core.config().limits.request_timeout_s));
+    ConnectionStream stream(fd, input, Clock::now() + timeout, timeout);
+    bool connection_closed = false;
+    t_response_closes = false;
+    const bool answered_fully = plain->ServeRequest(stream, /*close_connection=*/draining.load(), connection_closed,
+                                                    NoLengthMeansEmpty);
+    input->erase(0, stream.consumed());
+    return answered_fully && !connection_closed && !t_response_closes && !draining;
+  }
+
+  // The answers HttpFront gives itself, in the request metrics.
+  void CountFrontAnswer(int status) {
+    if (status == 503) core.metrics().CountOverloaded("queue_full");
+    core.metrics().CountRequest("http", "other", status, 0);
   }
 };
 
@@ -315,7 +366,7 @@ Status HttpService::Bind(const std::string& host, int port) {
     impl_->tls = true;
   } else {
     auto server = std::make_unique<Graceful<httplib::Server>>();
-    impl_->stop_accepting = [raw = server.get()] { raw->StopAccepting(); };
+    impl_->plain = server.get();
     impl_->server = std::move(server);
   }
   httplib::Server& s = *impl_->server;
@@ -344,6 +395,25 @@ Status HttpService::Bind(const std::string& host, int port) {
   } else {
     impl_->port = port;
   }
+  if (impl_->plain != nullptr) {
+    const int listen_fd = impl_->plain->ListenSocket();
+    ::listen(listen_fd, kListenBacklog);  // again: only the backlog changes
+    HttpFront::Options front;
+    front.workers = threads;
+    front.max_queued = queued;
+    front.max_connections = ConnectionCap(limits.max_connections);
+    front.header_timeout = std::chrono::duration_cast<HttpFront::Clock::duration>(
+        std::chrono::duration<double>(limits.header_timeout_s));
+    front.keep_alive = std::chrono::seconds(kKeepAliveSeconds);
+    Impl* impl = impl_.get();
+    impl_->front = std::make_unique<HttpFront>(
+        listen_fd, front, [impl](int fd, std::string* input) { return impl->ServeOne(fd, input); },
+        [impl](int status) { impl->CountFrontAnswer(status); });
+    impl_->stop_accepting = [impl] { impl->front->StopAccepting(); };
+  } else {
+    auto* tls = static_cast<Graceful<httplib::SSLServer>*>(impl_->server.get());
+    ::listen(tls->ListenSocket(), kListenBacklog);
+  }
   std::lock_guard<std::mutex> lock(impl_->serve_mutex);
   impl_->serving = true;  // until Serve() returns
   return Status::OK();
@@ -356,7 +426,12 @@ int64_t HttpService::answered() const { return impl_->answered.load(); }
 int64_t HttpService::in_flight() const { return impl_->in_flight.load(); }
 
 void HttpService::Serve() {
-  impl_->server->listen_after_bind();  // returns after StopAccepting, once every queued connection is served
+  // Both return after StopAccepting, once every accepted request is answered.
+  if (impl_->front) {
+    impl_->front->Run();
+  } else {
+    impl_->server->listen_after_bind();
+  }
   std::lock_guard<std::mutex> lock(impl_->serve_mutex);
   impl_->serving = false;
   impl_->serve_done.notify_all();
