@@ -1,5 +1,5 @@
-// The run-store commands: `griffin history DATASET`, `griffin show RUN_ID`,
-// `griffin rules DATASET`. Each reads the store (default .griffin/griffin.db,
+// The run-store commands: `griffin history DATASET`, `griffin show RUN_ID`
+// (or a unique prefix of it), `griffin rules DATASET [--diff A --to B]`. Each reads the store (default .griffin/griffin.db,
 // or --store URI) and prints; exit 0, 2 (usage), 3 (store unreadable).
 #pragma once
 
@@ -18,7 +18,7 @@ struct StoreCommandArgs {
   std::string dataset;        // history, rules
   std::string run_id;         // show
   int limit = 50;             // history
-  std::string diff_from, diff_to;  // rules --diff A B (sha256 prefixes or 1-based version numbers)
+  std::string diff_from, diff_to;  // rules --diff A --to B (rule version numbers or sha256 prefixes)
 };
 
 CLI::App* AddHistoryCommand(CLI::App& app, StoreCommandArgs* args);
@@ -31,8 +31,5 @@ int RunRulesCommand(const StoreCommandArgs& args);
 
 // A sparkline of values in [0, 1] (one of ▁▂▃▄▅▆▇█ per value), for terminals.
 std::string Sparkline(const std::vector<double>& values);
-
-// A unified-style line diff of two texts ("-" removed, "+" added, " " kept).
-std::string LineDiff(const std::string& before, const std::string& after);
 
 }  // namespace griffin

@@ -70,9 +70,14 @@ bool RunRecorder::TryRecord(RunRecord run) {
 }
 
 void RunRecorder::RecordRuleVersion(std::string dataset, std::string sha256, std::string text, std::string path,
-                                    std::string first_seen) {
+                                    std::string first_seen, std::function<void(int64_t number)> recorded) {
   // A reload is rare and must be recorded: wait as long as it takes.
-  Enqueue({[=](RunStore& store) { return store.RecordRuleVersion(dataset, sha256, text, path, first_seen); },
+  Enqueue({[=](RunStore& store) -> Status {
+             Result<int64_t> number = store.RecordRuleVersion(dataset, sha256, text, path, first_seen);
+             if (!number.ok()) return number.status();
+             if (recorded) recorded(*number);
+             return Status::OK();
+           },
            nullptr},
           /*wait=*/true, Clock::time_point::max(), /*is_run=*/false);
 }

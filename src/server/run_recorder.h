@@ -63,8 +63,10 @@ class RunRecorder {
   // Queues a run if there is room now; false (and counted as dropped) if not.
   bool TryRecord(RunRecord run);
   // Queues a rule version (a reload) and the drop of the dataset's schema cache.
+  // `recorded`, if given, gets the version's number in the store
+  // (RunStore::RecordRuleVersion) on the writer thread once it is written.
   void RecordRuleVersion(std::string dataset, std::string sha256, std::string text, std::string path,
-                         std::string first_seen);
+                         std::string first_seen, std::function<void(int64_t number)> recorded = nullptr);
   void DropSchemaCache(std::string dataset);
 
   // Waits until everything queued so far is written (tests, shutdown).

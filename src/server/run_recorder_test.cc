@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 
 #include "store/sqlite_store.h"
@@ -25,7 +26,9 @@ TEST_F(RunRecorderTest, WritesRunsRuleVersionsAndCacheDropsInOrder) {
   auto recorder = RunRecorder::Open(Uri(), 16);
   ASSERT_TRUE(recorder.ok()) << recorder.status().message();
   const auto deadline = RunRecorder::Clock::now() + std::chrono::seconds(10);
-  (*recorder)->RecordRuleVersion("orders", "sha-new", "text", "rules/o.yaml", "2024-01-01T00:00:00Z");
+  std::atomic<int64_t> number{0};  // set on the writer thread
+  (*recorder)->RecordRuleVersion("orders", "sha-new", "text", "rules/o.yaml", "2024-01-01T00:00:00Z",
+                                 [&number](int64_t n) { number = n; });
   for (int i = 0; i < 5; ++i) EXPECT_TRUE((*recorder)->Record(MakeRun("r" + std::to_string(i), i), deadline));
   EXPECT_TRUE((*recorder)->TryRecord(MakeRun("sampled", 9)));
   (*recorder)->DropSchemaCache("orders");
@@ -43,6 +46,7 @@ TEST_F(RunRecorderTest, WritesRunsRuleVersionsAndCacheDropsInOrder) {
   auto versions = (*store)->RuleVersions("orders");
   ASSERT_TRUE(versions.ok());
   EXPECT_EQ(versions->size(), 2u);  // sha-new and the runs' sha-a
+  EXPECT_EQ(number.load(), 1);      // sha-new, the first the store saw
 }
 
 TEST_F(RunRecorderTest, AFullQueueDropsSampledRunsAndFailuresAreCounted) {

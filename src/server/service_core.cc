@@ -18,6 +18,8 @@ using Clock = std::chrono::steady_clock;
 
 // Queued run-store writes; a validate call waits for room up to its timeout.
 constexpr size_t kRecorderQueue = 4096;
+// How long a (re)load waits for the store to number its rule version.
+constexpr std::chrono::seconds kRuleNumberWait{10};
 
 void Log(const std::string& line) {
   std::fprintf(stderr, "griffin serve: %s\n", line.c_str());
@@ -85,13 +87,33 @@ Result<std::unique_ptr<ServiceCore>> ServiceCore::Create(Options options) {
 void ServiceCore::OnLoaded(const Dataset& dataset, const Dataset* previous) {
   const RuleSet& rules = dataset.rules();
   if (recorder_) {
-    recorder_->RecordRuleVersion(dataset.name, dataset.sha256, rules.text, dataset.path, dataset.loaded_at);
+    std::pair<std::string, std::string> key{dataset.name, dataset.sha256};
+    recorder_->RecordRuleVersion(dataset.name, dataset.sha256, rules.text, dataset.path, dataset.loaded_at,
+                                 [this, key](int64_t number) {
+                                   std::lock_guard<std::mutex> lock(rule_numbers_mutex_);
+                                   rule_numbers_[key] = number;
+                                   rule_number_known_.notify_all();
+                                 });
     if (previous != nullptr) recorder_->DropSchemaCache(dataset.name);
+    // The number shows in the log line below and in GET /v1/datasets: wait
+    // for the write a while (a reload is rare; the first load is before ready).
+    std::unique_lock<std::mutex> lock(rule_numbers_mutex_);
+    rule_number_known_.wait_for(lock, kRuleNumberWait, [&] { return rule_numbers_.count(key) > 0; });
   }
+  const std::optional<int64_t> version = VersionOf(dataset);
   Log((previous ? "reloaded dataset " : "loaded dataset ") + dataset.name + " from " + dataset.path + " (version " +
-      std::to_string(dataset.generation) + ", rules sha256 " + dataset.sha256 + ")");
+      (version ? std::to_string(*version) : std::string("not yet recorded in the store")) + ", rules sha256 " +
+      dataset.sha256 + ")");
   if (previous != nullptr) metrics_.CountReload(std::filesystem::path(dataset.path).filename().string(), true);
   metrics_.SetDatasets(registry_ ? registry_->All().size() : 0);
+}
+
+std::optional<int64_t> ServiceCore::VersionOf(const Dataset& dataset) const {
+  if (!recorder_) return dataset.generation;
+  std::lock_guard<std::mutex> lock(rule_numbers_mutex_);
+  auto found = rule_numbers_.find({dataset.name, dataset.sha256});
+  if (found == rule_numbers_.end()) return std::nullopt;
+  return found->second;
 }
 
 ServiceResult<Caller> ServiceCore::Authenticate(std::string_view authorization) const {
@@ -268,7 +290,7 @@ std::string ServiceCore::DatasetsJson(const Caller& caller) const {
   std::vector<std::shared_ptr<const Dataset>> visible;
   for (auto& dataset : registry_->All())
     if (caller.key == nullptr || KeyAllows(*caller.key, dataset->name)) visible.push_back(dataset);
-  return DatasetListJson(visible);
+  return DatasetListJson(visible, [this](const Dataset& dataset) { return VersionOf(dataset); });
 }
 
 ServiceResult<std::string> ServiceCore::RunsJson(const Caller& caller, const std::string& dataset, int limit) {

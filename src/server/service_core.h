@@ -10,12 +10,15 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "report/report.h"
 #include "server/api_keys.h"
@@ -112,6 +115,10 @@ class ServiceCore {
  private:
   explicit ServiceCore(Options options);
   void OnLoaded(const Dataset& dataset, const Dataset* previous);
+  // The dataset's version as GET /v1/datasets and the log show it: the run
+  // store's number of its rule file (as `griffin rules` lists it; nullopt
+  // until the store has recorded it), or without a store the generation.
+  std::optional<int64_t> VersionOf(const Dataset& dataset) const;
   // kTry: queue if there is room now (sampled runs); kQueue: wait for room up
   // to the request timeout; kAwait: also wait for the write. A denial when the
   // run was not queued (kQueue, kAwait) or its write failed (kAwait).
@@ -129,6 +136,11 @@ class ServiceCore {
   std::unique_ptr<RunRecorder> recorder_;
   std::mutex reader_mutex_;
   std::unique_ptr<RunStore> reader_;  // GET /v1/runs, opened on first use
+  // The store's number of each loaded rule version, by (dataset, sha256),
+  // set by the recorder's thread once written.
+  mutable std::mutex rule_numbers_mutex_;
+  std::condition_variable rule_number_known_;
+  std::map<std::pair<std::string, std::string>, int64_t> rule_numbers_;
   std::unique_ptr<DatasetRegistry> registry_;
 };
 

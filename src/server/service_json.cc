@@ -33,7 +33,8 @@ std::string ErrorJson(const std::string& message, const std::string& code) {
   return out + "}";
 }
 
-std::string DatasetListJson(const std::vector<std::shared_ptr<const Dataset>>& datasets) {
+std::string DatasetListJson(const std::vector<std::shared_ptr<const Dataset>>& datasets,
+                            const std::function<std::optional<int64_t>(const Dataset&)>& version_of) {
   std::string out = "{\"datasets\": [";
   for (size_t i = 0; i < datasets.size(); ++i) {
     const Dataset& d = *datasets[i];
@@ -44,7 +45,9 @@ std::string DatasetListJson(const std::vector<std::shared_ptr<const Dataset>>& d
     Field("file", std::filesystem::path(d.path).filename().string(), &out);
     out += ", ";
     Field("rules_sha256", d.sha256, &out);
-    out += ", \"version\": " + std::to_string(d.generation) + ", ";
+    const std::optional<int64_t> version = version_of(d);
+    out += ", \"version\": " + (version ? std::to_string(*version) : std::string("null"));
+    out += ", \"generation\": " + std::to_string(d.generation) + ", ";
     Field("loaded_at", d.loaded_at, &out);
     out += ", ";
     Field("description", d.rules().description, &out);
@@ -67,7 +70,11 @@ std::string RunListJson(const std::string& dataset, const std::vector<RunSummary
     if (i > 0) out += ", ";
     out += "{";
     Field("run_id", r.run_id, &out);
-    out += ", \"version\": " + std::to_string(r.version) + ", ";
+    out += ", \"run_number\": " + std::to_string(r.version) + ", \"version\": " + std::to_string(r.version);
+    out += ", \"rules_version\": " + (r.rules_version > 0 ? std::to_string(r.rules_version) : std::string("null"));
+    out += ", ";
+    OptionalField("rules_sha256", r.rules_sha256, &out);
+    out += ", ";
     Field("started_at", r.started_at, &out);
     out += ", ";
     OptionalField("ended_at", r.ended_at, &out);

@@ -171,6 +171,22 @@ const std::vector<Migration>& AllMigrations() {
            "ALTER TABLE runs ADD CONSTRAINT runs_status_check"
            " CHECK (status IN ('running', 'complete', 'aborted', 'record_failed'))",
        }},
+      {6,
+       {
+           // Each rule version's number in its dataset (1 = the first rule
+           // file seen), kept so that `griffin rules`, `griffin history` and
+           // the service's GET /v1/datasets give the same number. Known
+           // versions are numbered as `griffin rules` listed them: by
+           // first_seen, then the first run that used them, then sha256.
+           "ALTER TABLE rule_versions ADD COLUMN number BIGINT",
+           "UPDATE rule_versions SET number = (SELECT ranked.n FROM (SELECT v.dataset, v.sha256,"
+           " ROW_NUMBER() OVER (PARTITION BY v.dataset ORDER BY v.first_seen,"
+           " COALESCE((SELECT MIN(r.version) FROM runs r"
+           "  WHERE r.dataset = v.dataset AND r.rules_sha256 = v.sha256), 9223372036854775807),"
+           " v.sha256) AS n FROM rule_versions v) ranked"
+           " WHERE ranked.dataset = rule_versions.dataset AND ranked.sha256 = rule_versions.sha256)",
+           "CREATE UNIQUE INDEX rule_versions_by_number ON rule_versions (dataset, number)",
+       }},
   };
   return migrations;
 }

@@ -22,11 +22,11 @@ TEST_P(MigrationTest, FreshStoreIsAtTheLatestMigration) {
   EXPECT_EQ(*empty, 0);
   ASSERT_TRUE(Migrate(**conn).ok());
   EXPECT_EQ(*CurrentMigration(**conn), kLatestMigration);
-  EXPECT_EQ(kLatestMigration, 5);
+  EXPECT_EQ(kLatestMigration, 6);
   ASSERT_TRUE(Migrate(**conn).ok());  // idempotent
   auto applied = Rows("SELECT number FROM schema_migrations ORDER BY number");
-  ASSERT_EQ(applied.size(), 5u);
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(applied[i][0], std::to_string(i + 1));
+  ASSERT_EQ(applied.size(), 6u);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(applied[i][0], std::to_string(i + 1));
 }
 
 TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
@@ -48,6 +48,14 @@ TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
                         " first_seen) VALUES ($1, $2, $3, $4, $5)",
                      {P("orders"), P("sha-old"), P("old rules"), P("r.yaml"),
                       P("2023-01-01T00:00:00Z")}).ok());
+    // Two more, never used by a run: one seen earlier, one in the same second
+    // (the one a run used comes first, whatever the sha256s).
+    for (const auto& [sha, seen] : {std::pair{"sha-first", "2022-06-01T00:00:00Z"},
+                                    std::pair{"sha-aaa", "2023-01-01T00:00:00Z"}}) {
+      ASSERT_TRUE(Exec(c, "INSERT INTO rule_versions (dataset, sha256, rules_text, rules_path,"
+                          " first_seen) VALUES ($1, $2, $3, $4, $5)",
+                       {P("orders"), P(sha), P("rules"), P("r.yaml"), P(seen)}).ok());
+    }
     for (int v = 1; v <= 2; ++v) {
       std::string id = "old-" + std::to_string(v);
       ASSERT_TRUE(Exec(c, "INSERT INTO runs (run_id, dataset, version, started_at, ended_at,"
@@ -75,7 +83,7 @@ TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
   {
     auto conn = scratch_.Connect();
     ASSERT_TRUE(conn.ok());
-    EXPECT_EQ(*CurrentMigration(**conn), 5);
+    EXPECT_EQ(*CurrentMigration(**conn), 6);
   }
   auto history = (*store)->History("orders", 10);
   ASSERT_TRUE(history.ok()) << history.status().message();
@@ -90,8 +98,18 @@ TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
             "amount not null");
   auto versions = (*store)->RuleVersions("orders");
   ASSERT_TRUE(versions.ok());
-  ASSERT_EQ(versions->size(), 1u);
-  EXPECT_EQ((*versions)[0].runs, 2);
+  // Migration 6 numbered the rule versions as `griffin rules` listed them.
+  ASSERT_EQ(versions->size(), 3u);
+  EXPECT_EQ((*versions)[0].sha256, "sha-first");
+  EXPECT_EQ((*versions)[1].sha256, "sha-old");
+  EXPECT_EQ((*versions)[2].sha256, "sha-aaa");
+  for (int64_t i = 0; i < 3; ++i) EXPECT_EQ((*versions)[static_cast<size_t>(i)].number, i + 1);
+  EXPECT_EQ((*versions)[1].runs, 2);
+  EXPECT_EQ((*history)[1].rules_version, 2);
+  EXPECT_EQ((*history)[1].rules_sha256, "sha-old");
+  auto next = (*store)->RecordRuleVersion("orders", "sha-next", "t", "r.yaml", "2024-01-01T00:00:00Z");
+  ASSERT_TRUE(next.ok()) << next.status().message();
+  EXPECT_EQ(*next, 4);
   // Migration 2's column works; the version sequence continues.
   ASSERT_TRUE((*store)->AbortRun("old-2", "killed").ok());
   EXPECT_EQ(Rows("SELECT abort_reason FROM runs WHERE run_id = 'old-2'")[0][0], "killed");
@@ -132,7 +150,7 @@ TEST_P(MigrationTest, StoreFromANewerGriffinIsRefused) {
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), StatusCode::kStoreError);
   EXPECT_NE(store.status().message().find(
-                ": schema migration 99 is newer than this griffin knows (5); upgrade griffin"),
+                ": schema migration 99 is newer than this griffin knows (6); upgrade griffin"),
             std::string::npos)
       << store.status().message();
 }

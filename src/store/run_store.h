@@ -92,20 +92,29 @@ struct FinishRunRequest {
 
 struct RunSummary {
   std::string run_id;
-  int64_t version = 0;
+  int64_t version = 0;           // the run's number in its dataset (1, 2, ...), not a rule version
   std::string started_at, ended_at;
   std::string status;            // running | complete | aborted | record_failed
   int64_t rows = 0, bad_rows = 0;
   double quality_score = 0;
   bool passed = false;
   std::string key_id, origin;    // empty when not recorded
+  std::string rules_sha256;      // the rule file the run used
+  int64_t rules_version = 0;     // that file's RuleVersionRecord::number; 0 if not recorded
 };
 
 struct RuleVersionRecord {
+  int64_t number = 0;            // 1 for the dataset's first rule file, +1 per new one; never reused
   std::string sha256;
   std::string first_seen;        // ISO 8601 UTC
   std::string text;
   int64_t runs = 0;              // runs that used it
+};
+
+// Run ids that start with a prefix (griffin show accepts a unique prefix).
+struct RunIdMatches {
+  int64_t count = 0;                  // every match
+  std::vector<std::string> run_ids;   // the first few, in id order
 };
 
 // The schema found on an input, cached per (path, size, mtime) and rules sha256.
@@ -130,7 +139,10 @@ class RunStore {
   // Newest first; at most `limit`.
   virtual Result<std::vector<RunSummary>> History(const std::string& dataset, int limit) = 0;
   virtual Result<std::optional<std::string>> ReportJson(const std::string& run_id) = 0;
-  // Oldest first.
+  // Runs (of any dataset and status) whose id starts with `prefix`; at most
+  // `limit` ids listed.
+  virtual Result<RunIdMatches> FindRunIds(const std::string& prefix, int limit) = 0;
+  // Oldest first (by number).
   virtual Result<std::vector<RuleVersionRecord>> RuleVersions(const std::string& dataset) = 0;
   virtual Result<std::optional<std::string>> CachedSchema(const SchemaCacheKey& key) = 0;
   // Stores the schema (JSON text) and drops entries of the same path with
@@ -141,8 +153,9 @@ class RunStore {
   virtual Result<std::optional<std::string>> PreviousSchema(const std::string& path,
                                                            const std::string& rules_sha256) = 0;
   // Records a rule file's version for `dataset` without a run (a server
-  // loading rules); a version already known keeps its first_seen.
-  virtual Status RecordRuleVersion(const std::string& dataset, const std::string& sha256,
+  // loading rules); a version already known keeps its first_seen and number.
+  // Returns its number, as RuleVersions lists it.
+  virtual Result<int64_t> RecordRuleVersion(const std::string& dataset, const std::string& sha256,
                                    const std::string& text, const std::string& path,
                                    const std::string& first_seen) = 0;
   // Drops the schema cache entries of every rule version of `dataset` (its

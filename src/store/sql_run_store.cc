@@ -83,17 +83,36 @@ Result<RunTicket> SqlRunStore::BeginRun(const BeginRunRequest& request) {
 Status SqlRunStore::InsertRuleVersion(const std::string& dataset, const std::string& sha256,
                                       const std::string& text, const std::string& path,
                                       const std::string& first_seen) {
+  // The SELECT's WHERE keeps SQLite from reading ON CONFLICT as a join; the
+  // casts type PostgreSQL's parameters, which appear only in the select list.
   return Exec(*conn_,
-              "INSERT INTO rule_versions (dataset, sha256, rules_text, rules_path, first_seen)"
-              " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (dataset, sha256) DO NOTHING",
+              "INSERT INTO rule_versions (dataset, sha256, rules_text, rules_path, first_seen, number)"
+              " SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS TEXT),"
+              " CAST($5 AS TEXT), COALESCE(MAX(number), 0) + 1 FROM rule_versions WHERE dataset = $1"
+              " ON CONFLICT (dataset, sha256) DO NOTHING",
               {Text(dataset), Text(sha256), Text(text), Text(path), Text(first_seen)});
 }
 
-Status SqlRunStore::RecordRuleVersion(const std::string& dataset, const std::string& sha256,
-                                      const std::string& text, const std::string& path,
-                                      const std::string& first_seen) {
+Result<int64_t> SqlRunStore::RecordRuleVersion(const std::string& dataset, const std::string& sha256,
+                                               const std::string& text, const std::string& path,
+                                               const std::string& first_seen) {
   if (dataset.empty()) return conn_->Error("cannot record a rule version: empty dataset name");
-  return InsertRuleVersion(dataset, sha256, text, path, first_seen);
+  int64_t number = 0;
+  RETURN_IF_ERROR(InWriteTransaction(*conn_, [&]() -> Status {
+    // The dataset's row lock, as BeginRun takes it; a new dataset's row says
+    // its first run will be number 1.
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "INSERT INTO datasets (name, next_version) VALUES ($1, 1)"
+                         " ON CONFLICT (name) DO UPDATE SET next_version = datasets.next_version",
+                         {Text(dataset)}));
+    RETURN_IF_ERROR(InsertRuleVersion(dataset, sha256, text, path, first_seen));
+    ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT number FROM rule_versions WHERE dataset = $1 AND sha256 = $2",
+                                             {Text(dataset), Text(sha256)}));
+    if (rows.size() != 1) return conn_->Error("rule version " + sha256 + " of " + dataset + " was not recorded");
+    number = ParseInt(rows[0][0]);
+    return Status::OK();
+  }));
+  return number;
 }
 
 Status SqlRunStore::DropSchemaCache(const std::string& dataset) {
@@ -195,10 +214,12 @@ Status SqlRunStore::MarkRecordFailed(const std::string& run_id, const std::strin
 Result<std::vector<RunSummary>> SqlRunStore::History(const std::string& dataset, int limit) {
   int64_t max_rows = limit > 0 ? limit : std::numeric_limits<int64_t>::max();
   ASSIGN_OR_RETURN(auto rows,
-                   conn_->Query("SELECT run_id, version, started_at, ended_at, status, rows,"
-                                " bad_rows, quality_score, passed, key_id, origin FROM runs"
-                                " WHERE dataset = $1"
-                                " ORDER BY version DESC LIMIT $2",
+                   conn_->Query("SELECT r.run_id, r.version, r.started_at, r.ended_at, r.status, r.rows,"
+                                " r.bad_rows, r.quality_score, r.passed, r.key_id, r.origin, r.rules_sha256,"
+                                " v.number FROM runs r LEFT JOIN rule_versions v"
+                                " ON v.dataset = r.dataset AND v.sha256 = r.rules_sha256"
+                                " WHERE r.dataset = $1"
+                                " ORDER BY r.version DESC LIMIT $2",
                                 {Text(dataset), Int(max_rows)}));
   std::vector<RunSummary> runs;
   runs.reserve(rows.size());
@@ -215,6 +236,8 @@ Result<std::vector<RunSummary>> SqlRunStore::History(const std::string& dataset,
     s.passed = ParseBool(row[8]);
     s.key_id = row[9].value_or("");
     s.origin = row[10].value_or("");
+    s.rules_sha256 = row[11].value_or("");
+    s.rules_version = ParseInt(row[12]);
     runs.push_back(std::move(s));
   }
   return runs;
@@ -227,17 +250,27 @@ Result<std::optional<std::string>> SqlRunStore::ReportJson(const std::string& ru
   return rows[0][0];
 }
 
+Result<RunIdMatches> SqlRunStore::FindRunIds(const std::string& prefix, int limit) {
+  // substr, not LIKE: a prefix's % and _ are literal, and case counts in both
+  // backends (SQLite's LIKE ignores ASCII case).
+  const std::vector<SqlParam> params = {Text(prefix), Int(static_cast<int64_t>(prefix.size()))};
+  const char* where = " FROM runs WHERE substr(run_id, 1, $2) = $1";
+  RunIdMatches matches;
+  ASSIGN_OR_RETURN(auto count, conn_->Query(std::string("SELECT COUNT(*)") + where, params));
+  matches.count = count.empty() ? 0 : ParseInt(count[0][0]);
+  ASSIGN_OR_RETURN(auto rows, conn_->Query(std::string("SELECT run_id") + where + " ORDER BY run_id LIMIT $3",
+                                           {params[0], params[1], Int(std::max(0, limit))}));
+  for (const SqlRow& row : rows) matches.run_ids.push_back(row[0].value_or(""));
+  return matches;
+}
+
 Result<std::vector<RuleVersionRecord>> SqlRunStore::RuleVersions(const std::string& dataset) {
-  // Ties on first_seen (same second) are broken by the first run that used it.
   ASSIGN_OR_RETURN(auto rows,
                    conn_->Query("SELECT v.sha256, v.first_seen, v.rules_text,"
                                 " (SELECT COUNT(*) FROM runs r"
                                 "   WHERE r.dataset = v.dataset AND r.rules_sha256 = v.sha256),"
-                                " (SELECT MIN(r.version) FROM runs r"
-                                "   WHERE r.dataset = v.dataset AND r.rules_sha256 = v.sha256)"
-                                "   AS first_version"
-                                " FROM rule_versions v WHERE v.dataset = $1"
-                                " ORDER BY v.first_seen, first_version, v.sha256",
+                                " v.number"
+                                " FROM rule_versions v WHERE v.dataset = $1 ORDER BY v.number",
                                 {Text(dataset)}));
   std::vector<RuleVersionRecord> versions;
   versions.reserve(rows.size());
@@ -247,6 +280,7 @@ Result<std::vector<RuleVersionRecord>> SqlRunStore::RuleVersions(const std::stri
     v.first_seen = row[1].value_or("");
     v.text = row[2].value_or("");
     v.runs = ParseInt(row[3]);
+    v.number = ParseInt(row[4]);
     versions.push_back(std::move(v));
   }
   return versions;

@@ -32,13 +32,14 @@ class SqlRunStore : public RunStore {
   Status MarkRecordFailed(const std::string& run_id, const std::string& reason) override;
   Result<std::vector<RunSummary>> History(const std::string& dataset, int limit) override;
   Result<std::optional<std::string>> ReportJson(const std::string& run_id) override;
+  Result<RunIdMatches> FindRunIds(const std::string& prefix, int limit) override;
   Result<std::vector<RuleVersionRecord>> RuleVersions(const std::string& dataset) override;
   Result<std::optional<std::string>> CachedSchema(const SchemaCacheKey& key) override;
   Status CacheSchema(const SchemaCacheKey& key, const std::string& schema_json) override;
   Result<std::optional<std::string>> PreviousSchema(const std::string& path,
                                                    const std::string& rules_sha256) override;
-  Status RecordRuleVersion(const std::string& dataset, const std::string& sha256, const std::string& text,
-                           const std::string& path, const std::string& first_seen) override;
+  Result<int64_t> RecordRuleVersion(const std::string& dataset, const std::string& sha256, const std::string& text,
+                                    const std::string& path, const std::string& first_seen) override;
   Status DropSchemaCache(const std::string& dataset) override;
   std::string Describe() const override { return conn_->Describe(); }
 
@@ -50,6 +51,9 @@ class SqlRunStore : public RunStore {
   // Ends a running run as `status` (aborted | record_failed) with `reason`.
   Status EndRunWithout(const std::string& run_id, const char* status, const std::string& reason,
                        const char* action);
+  // Adds the version with the dataset's next number unless it is known.
+  // Runs inside a write transaction that holds the dataset's row lock (so
+  // two writers never take the same number).
   Status InsertRuleVersion(const std::string& dataset, const std::string& sha256, const std::string& text,
                            const std::string& path, const std::string& first_seen);
 

@@ -87,7 +87,7 @@ def test_rule_versions_and_diff(workdir):
     assert [v["runs"] for v in versions] == [2, 1]
     assert versions[1]["text"] == RULES_V2
     diff = run("rules", "ledger", "--diff", "1", "--to", "2", cwd=workdir).stdout.decode()
-    assert "+ table:" in diff and "+   - row_count: {min: 1}" in diff
+    assert "\n+table:\n+  - row_count: {min: 1}\n" in diff
 
 
 def test_lineage_and_metrics_are_recorded(workdir):
