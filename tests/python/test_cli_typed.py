@@ -224,7 +224,7 @@ def test_contradictory_bounds_are_refused_at_load(tmp_path, columns, message):
     write(tmp_path / "x.csv", "a\n1\n")
     done = run_cli("validate", "-r", "rules.yaml", "x.csv", "--no-store", cwd=tmp_path)
     assert done.returncode == 2, done.stdout
-    assert done.stderr.strip().splitlines() == [f"rules.yaml:7: {message}"]
+    assert done.stderr.strip().splitlines() == [f"griffin: rules.yaml:7: {message}"]
     with pytest.raises(griffin.RuleError) as error:  # every front end loads the same way
         griffin.Validator.from_yaml(rules)
     assert f"rules.yaml:7: {message}" in str(error.value)
@@ -256,7 +256,7 @@ def test_json_array_input_gives_the_rows_of_its_json_lines(tmp_path):
     broken = write(tmp_path / "broken.json", '[{"id": 1},\n {"id": 2}\n')
     done = run_cli("validate", "-r", rules, broken, "--no-store")
     assert done.returncode == 3
-    assert done.stderr.strip() == (f"{broken}: the input ends before the array's closing ']' "
+    assert done.stderr.strip() == (f"griffin: {broken}: the input ends before the array's closing ']' "
                                    "(in element 1, after byte 23)")
 
 
