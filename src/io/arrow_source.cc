@@ -14,6 +14,8 @@
 #include <exception>
 #include <functional>
 
+#include "io/arrow_check.h"
+
 namespace griffin {
 namespace {
 
@@ -38,6 +40,28 @@ std::shared_ptr<const NullMatcher> StringNulls(const ReadOptions& options) {
   return std::make_shared<const NullMatcher>(options.null_values);
 }
 
+// A record batch from outside the engine: checked (io/arrow_check.h) on the
+// decoding thread before anything reads its buffers.
+class ForeignChunk : public Chunk {
+ public:
+  ForeignChunk(std::shared_ptr<arrow::RecordBatch> record_batch, std::string name, int input_index,
+               std::shared_ptr<const NullMatcher> string_nulls)
+      : record_batch_(std::move(record_batch)), name_(std::move(name)), input_index_(input_index),
+        string_nulls_(std::move(string_nulls)) {}
+  Result<std::shared_ptr<Batch>> Decode() override {
+    ASSIGN_OR_RETURN(auto checked, CheckArrowBatch(std::move(record_batch_), name_));
+    std::shared_ptr<Batch> batch = BatchFromRecordBatch(std::move(checked), input_index_, string_nulls_);
+    MarkInvalidUtf8Rows(batch.get());
+    return batch;
+  }
+
+ private:
+  std::shared_ptr<arrow::RecordBatch> record_batch_;
+  std::string name_;
+  int input_index_;
+  std::shared_ptr<const NullMatcher> string_nulls_;
+};
+
 // Yields the record batches of some reader; nullptr at the end.
 using BatchPuller = std::function<arrow::Result<std::shared_ptr<arrow::RecordBatch>>()>;
 
@@ -53,6 +77,9 @@ class ArrowSource : public InputSource {
         string_nulls_(StringNulls(options)) {}
 
   Result<std::unique_ptr<Chunk>> NextChunk() override {
+    if (schema_->num_fields() > kMaxColumns)
+      return Status::InputError(DisplayName(path_) + ": the schema has " + std::to_string(schema_->num_fields()) +
+                                " columns; at most " + std::to_string(kMaxColumns) + " are supported");
     while (current_ == nullptr || offset_ >= current_->num_rows()) {
       if (done_) return std::unique_ptr<Chunk>();
       arrow::Result<std::shared_ptr<arrow::RecordBatch>> next;
@@ -78,7 +105,7 @@ class ArrowSource : public InputSource {
     offset_ += slice->num_rows();
     emitted_ = true;
     return std::unique_ptr<Chunk>(
-        std::make_unique<ReadyChunk>(BatchFromRecordBatch(std::move(slice), input_index_, string_nulls_)));
+        std::make_unique<ForeignChunk>(std::move(slice), DisplayName(path_), input_index_, string_nulls_));
   }
 
   int64_t bytes_read() const override { return progress_(); }
@@ -183,16 +210,15 @@ Result<std::unique_ptr<InputSource>> OpenParquetImpl(const std::string& path,
       options, input_index));
 }
 
-Result<std::unique_ptr<InputSource>> OpenArrowIpcImpl(const std::string& path,
+// An IPC file or stream from `file` (random access: the format is told by its
+// magic bytes) or `stream` (standard input: the stream format).
+Result<std::unique_ptr<InputSource>> OpenArrowIpcFrom(const std::string& path,
+                                                      std::shared_ptr<arrow::io::RandomAccessFile> file,
+                                                      std::shared_ptr<arrow::io::InputStream> stream,
                                                       const ReadOptions& options, int input_index) {
-  std::shared_ptr<arrow::io::InputStream> stream;
-  std::shared_ptr<arrow::io::RandomAccessFile> file;
   int64_t total_bytes = -1;
   bool file_format = false;
-  if (path == "-") {
-    stream = std::make_shared<arrow::io::StdinStream>();
-  } else {
-    ASSIGN_OR_RETURN(file, OpenRandomAccess(path, /*memory_map=*/true));
+  if (file != nullptr) {
     auto size = file->GetSize();
     if (!size.ok()) return FromArrow(path, size.status());
     total_bytes = *size;
@@ -232,6 +258,13 @@ Result<std::unique_ptr<InputSource>> OpenArrowIpcImpl(const std::string& path,
   return std::unique_ptr<InputSource>(std::make_unique<ArrowSource>(
       path, stream_reader->schema(), std::move(puller), std::move(tell), total_bytes,
       options, input_index));
+}
+
+Result<std::unique_ptr<InputSource>> OpenArrowIpcImpl(const std::string& path,
+                                                      const ReadOptions& options, int input_index) {
+  if (path == "-") return OpenArrowIpcFrom(path, nullptr, std::make_shared<arrow::io::StdinStream>(), options, input_index);
+  ASSIGN_OR_RETURN(auto file, OpenRandomAccess(path, /*memory_map=*/true));
+  return OpenArrowIpcFrom(path, std::move(file), nullptr, options, input_index);
 }
 
 }  // namespace
@@ -282,6 +315,16 @@ Result<std::unique_ptr<InputSource>> OpenArrowIpcSource(const std::string& path,
     return OpenArrowIpcImpl(path, options, input_index);
   } catch (const std::exception& e) {
     return Status::InputError(DisplayName(path) + ": " + e.what());
+  }
+}
+
+Result<std::unique_ptr<InputSource>> OpenArrowIpcBuffer(std::shared_ptr<arrow::Buffer> bytes, const std::string& name,
+                                                        const ReadOptions& options, int input_index) {
+  try {
+    return OpenArrowIpcFrom(name, std::make_shared<arrow::io::BufferReader>(std::move(bytes)), nullptr, options,
+                            input_index);
+  } catch (const std::exception& e) {
+    return Status::InputError(name + ": " + e.what());
   }
 }
 

@@ -5,12 +5,14 @@
 // Batch::string_nulls the ReadOptions::null_values that string values spell
 // null with (rules-v1: null_values hold for string columns of every input). Reading is
 // sequential, a record batch at a time, on the reading thread; Chunk::Decode
-// only hands the ready batch over.
+// checks the batch (io/arrow_check.h: corrupt data is an InputError, rows
+// with invalid UTF-8 are malformed) and hands it over.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include <arrow/buffer.h>
 #include <arrow/record_batch.h>
 
 #include "io/batch.h"
@@ -27,6 +29,11 @@ Result<std::unique_ptr<InputSource>> OpenParquetSource(const std::string& path,
                                                        const ReadOptions& options, int input_index);
 Result<std::unique_ptr<InputSource>> OpenArrowIpcSource(const std::string& path,
                                                         const ReadOptions& options, int input_index);
+
+// Arrow IPC bytes already in memory (the file or stream format, told by the
+// magic bytes), read in place; `name` stands for them in messages.
+Result<std::unique_ptr<InputSource>> OpenArrowIpcBuffer(std::shared_ptr<arrow::Buffer> bytes, const std::string& name,
+                                                        const ReadOptions& options, int input_index = 0);
 
 // In-memory Arrow data (a pyarrow Table, an Arrow C stream): each record batch,
 // sliced to at most options.batch_rows rows, is viewed in place (no buffer is

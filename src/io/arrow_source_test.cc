@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "io/io_test_util.h"
 
 #include <arrow/api.h>
@@ -168,6 +171,57 @@ TEST(ArrowSourceTest, RecordBatchReaderIsViewedInPlace) {
   }
   EXPECT_EQ(sizes, (std::vector<int64_t>{3, 2, 3, 2}));
   EXPECT_GT(source->bytes_read(), 0);
+}
+
+TEST(ArrowSourceTest, CorruptIpcFileIsAnInputErrorBeforeAnyValueIsRead) {
+  // The repro: string offsets [0, 3, 100000000, 6] (SIGBUS before).
+  TempDir dir;
+  auto offsets = arrow::Buffer::FromVector(std::vector<int32_t>{0, 3, 100000000, 6});
+  auto strings = arrow::MakeArray(
+      arrow::ArrayData::Make(arrow::utf8(), 3, {nullptr, offsets, arrow::Buffer::FromString("abcdef")}, 0));
+  auto schema = arrow::schema({arrow::field("s", arrow::utf8())});
+  auto table = arrow::Table::Make(schema, {strings});
+  for (bool file_format : {true, false}) {
+    const std::string path = dir.Path(file_format ? "bad.arrow" : "bad_stream.arrow");
+    WriteIpc(table, path, file_format, 3);
+    auto source = OpenArrowIpcSource(path, ReadOptions{}, 0);
+    ASSERT_TRUE(source.ok()) << source.status().message();
+    auto chunk = (*source)->NextChunk();
+    ASSERT_TRUE(chunk.ok() && *chunk != nullptr);
+    auto batch = (**chunk).Decode();
+    ASSERT_FALSE(batch.ok());
+    EXPECT_EQ(batch.status().code(), StatusCode::kInputError);
+    EXPECT_EQ(batch.status().message().rfind(path + ": invalid Arrow data in column \"s\"", 0), 0u)
+        << batch.status().message();
+  }
+}
+
+TEST(ArrowSourceTest, IpcBytesInMemoryReadLikeAFile) {
+  auto table = SampleTable(10);
+  TempDir dir;
+  const std::string path = dir.Path("t.arrow");
+  WriteIpc(table, path, true, 4);
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto source = OpenArrowIpcBuffer(arrow::Buffer::FromString(bytes), "<bytes>", ReadOptions{}, 0);
+  ASSERT_TRUE(source.ok()) << source.status().message();
+  ExpectSequentialIds(**source, 10, 4, 0);
+}
+
+TEST(ArrowSourceTest, SchemaWiderThanTheColumnLimitIsAnInputError) {
+  arrow::FieldVector fields;
+  arrow::ArrayVector arrays;
+  auto empty = arrow::MakeEmptyArray(arrow::int8()).ValueOrDie();
+  for (int64_t c = 0; c <= kMaxColumns; ++c) {
+    fields.push_back(arrow::field("c" + std::to_string(c), arrow::int8()));
+    arrays.push_back(empty);
+  }
+  auto batch = arrow::RecordBatch::Make(arrow::schema(fields), 0, arrays);
+  auto reader = arrow::RecordBatchReader::Make({batch}).ValueOrDie();
+  auto source = OpenRecordBatchReaderSource(reader, "<wide>", ReadOptions{});
+  auto chunk = source->NextChunk();
+  ASSERT_FALSE(chunk.ok());
+  EXPECT_EQ(chunk.status().message(), "<wide>: the schema has 100001 columns; at most 100000 are supported");
 }
 
 }  // namespace

@@ -29,6 +29,11 @@ bool IsBlankRecord(std::string_view record) {
   return record.empty() || record == "\n" || record == "\r\n" || record == "\r";
 }
 
+Status TooManyColumns(const std::string& name, int64_t columns) {
+  return Status::InputError(name + ":1: the record has " + std::to_string(columns) + " fields; at most " +
+                            std::to_string(kMaxColumns) + " columns are supported");
+}
+
 class CsvSource : public InputSource {
  public:
   CsvSource(std::unique_ptr<ByteStream> in, std::string name, const ReadOptions& options,
@@ -60,6 +65,7 @@ class CsvSource : public InputSource {
     }
     if (!header_ && layout_->column_names.empty() && !span.text.empty()) {
       int64_t fields = CountCsvFields(span.text, layout_->delimiter, layout_->quote);
+      if (fields > kMaxColumns) return TooManyColumns(layout_->name, fields);
       for (int64_t i = 1; i <= fields; ++i) layout_->column_names.push_back("column_" + std::to_string(i));
     }
     emitted_ = true;
@@ -139,9 +145,11 @@ Result<std::vector<std::string>> ParseCsvHeader(std::string_view record, char de
     return Status::InputError(where + "malformed header: invalid UTF-8 at byte " +
                               std::to_string(bad + 1));
   std::vector<std::string> names;
+  int64_t num_fields = 0;
   CsvRecordInfo info = WalkCsvRecord(
       record.data(), record.size(), 0, delimiter, quote,
       [&](size_t, const char* text, size_t length, bool doubled) {
+        if (++num_fields > kMaxColumns) return;  // counted, not kept
         std::string field(text, length);
         if (doubled) {
           std::string unescaped;
@@ -158,6 +166,7 @@ Result<std::vector<std::string>> ParseCsvHeader(std::string_view record, char de
   if (info.problem == CsvProblem::kCharAfterQuote)
     return Status::InputError(where + "malformed header: unexpected character after closing quote in field " +
                               std::to_string(info.problem_field + 1));
+  if (num_fields > kMaxColumns) return TooManyColumns(name, num_fields);
   std::unordered_set<std::string> seen;
   for (const std::string& column : names) {
     if (!seen.insert(column).second)

@@ -26,6 +26,12 @@ namespace griffin {
 enum class InputFormat { kCsv, kTsv, kJsonl, kJson, kParquet, kArrow };
 const char* InputFormatName(InputFormat f);
 
+// The most columns an input may have (a CSV header, a headerless CSV's first
+// record, a Parquet or Arrow schema): far past real tables, and small enough
+// that per-column state (names, per-batch value vectors, output writers) stays
+// small. More is an InputError naming the count, not gigabytes of bookkeeping.
+inline constexpr int64_t kMaxColumns = 100000;
+
 struct ReadOptions {
   std::optional<InputFormat> format;      // overrides detection by extension
   std::optional<char> delimiter;          // overrides the format's default

@@ -4,7 +4,6 @@
 #include <arrow/io/memory.h>
 #include <arrow/ipc/reader.h>
 #include <arrow/memory_pool.h>
-#include <arrow/util/align_util.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,27 +11,6 @@
 
 namespace griffin::server {
 namespace {
-
-class ValidatingReader : public arrow::RecordBatchReader {
- public:
-  explicit ValidatingReader(std::shared_ptr<arrow::RecordBatchReader> inner) : inner_(std::move(inner)) {}
-  std::shared_ptr<arrow::Schema> schema() const override { return inner_->schema(); }
-  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
-    ARROW_RETURN_NOT_OK(inner_->ReadNext(batch));
-    if (*batch == nullptr) return arrow::Status::OK();
-    arrow::Status valid = (*batch)->ValidateFull();
-    if (!valid.ok()) return arrow::Status::Invalid("invalid Arrow data: ", valid.message());
-    // Buffers from the network need not be aligned (a gRPC slice, a body at an
-    // odd address); the engine reads values in place, so misaligned ones are
-    // copied (aligned buffers are kept as they are).
-    ARROW_ASSIGN_OR_RAISE(*batch, arrow::util::EnsureAlignment(std::move(*batch), arrow::util::kValueAlignment,
-                                                               arrow::default_memory_pool()));
-    return arrow::Status::OK();
-  }
-
- private:
-  std::shared_ptr<arrow::RecordBatchReader> inner_;
-};
 
 Status ArrowError(const arrow::Status& status) {
   return Status::InputError(std::string(kBodyName) + ": " + status.message());
@@ -111,10 +89,6 @@ const char* AcceptedContentTypes() {
   return "text/csv, text/tab-separated-values, application/x-ndjson, application/vnd.apache.arrow.stream";
 }
 
-std::shared_ptr<arrow::RecordBatchReader> CheckedReader(std::shared_ptr<arrow::RecordBatchReader> inner) {
-  return std::make_shared<ValidatingReader>(std::move(inner));
-}
-
 Result<ValidationResult> ValidateBody(const Validator& validator, std::string_view body, BodyFormat format,
                                       const ValidationOptions& options, int64_t max_decoded_bytes,
                                       bool* decoded_too_large) {
@@ -129,7 +103,7 @@ Result<ValidationResult> ValidateBody(const Validator& validator, std::string_vi
   DecodedBytesCap pool(max_decoded_bytes);
   Result<ValidationResult> result = [&]() -> Result<ValidationResult> {
     ASSIGN_OR_RETURN(auto reader, OpenArrowBody(body, &pool));
-    return validator.ValidateReader(CheckedReader(std::move(reader)), kBodyName, options);
+    return validator.ValidateReader(std::move(reader), kBodyName, options);  // checked in io/arrow_check
   }();
   if (decoded_too_large != nullptr) *decoded_too_large = pool.refused();
   return result;

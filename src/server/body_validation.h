@@ -1,8 +1,8 @@
 // Validating a request body: CSV, TSV, JSON lines or Arrow IPC, chosen by
 // its Content-Type, with a dataset's compiled rules. Arrow data from a
-// client is checked in full (offsets, lengths, UTF-8) before the engine
-// reads it, so hostile bytes give an error, never an out-of-bounds read; its
-// buffers are aligned for their types (copied when they are not).
+// client is checked in full (offsets, lengths) before the engine reads it,
+// as every Arrow input is (io/arrow_check.h), so hostile bytes give an
+// error, never an out-of-bounds read.
 #pragma once
 
 #include <cstdint>
@@ -39,10 +39,6 @@ Result<ValidationResult> ValidateBody(const Validator& validator, std::string_vi
                                       const ValidationOptions& options,
                                       int64_t max_decoded_bytes = std::numeric_limits<int64_t>::max(),
                                       bool* decoded_too_large = nullptr);
-
-// `inner` with ValidateFull() run on every batch it yields, and misaligned
-// buffers copied to aligned ones.
-std::shared_ptr<arrow::RecordBatchReader> CheckedReader(std::shared_ptr<arrow::RecordBatchReader> inner);
 
 // The name a body has in reports and messages.
 inline constexpr const char* kBodyName = "<body>";

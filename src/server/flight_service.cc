@@ -155,7 +155,7 @@ class FlightService::Server : public flight::FlightServerBase {
       if (written.ok()) return Status::OK();
       return Status::InputError("writing results: " + written.message());
     };
-    Result<ValidationResult> result = core_.ValidatorFor(dataset)->ValidateReader(CheckedReader(input), "<flight>", options);
+    Result<ValidationResult> result = core_.ValidatorFor(dataset)->ValidateReader(input, "<flight>", options);
     ServiceResult<ValidationOutcome> outcome = Finish(admitted, std::move(result), input->bytes());
     if (!outcome.ok()) return meter.Fail(outcome.denial());
     return writer->WriteMetadata(arrow::Buffer::FromString(outcome->json));
@@ -175,7 +175,7 @@ class FlightService::Server : public flight::FlightServerBase {
     ValidationOptions options = core_.EngineOptions(
         admitted.target.max_violations, Clock::now() + std::chrono::microseconds(static_cast<int64_t>(timeout * 1e6)),
         timed_out);
-    Result<ValidationResult> result = core_.ValidatorFor(dataset)->ValidateReader(CheckedReader(input), "<flight>", options);
+    Result<ValidationResult> result = core_.ValidatorFor(dataset)->ValidateReader(input, "<flight>", options);
     if (timed_out->load()) return meter.Fail({Refusal::kUnavailable, "validation ran past the request timeout", 1.0});
     ServiceResult<ValidationOutcome> outcome = Finish(admitted, std::move(result), input->bytes());
     if (!outcome.ok()) return meter.Fail(outcome.denial());

@@ -42,7 +42,7 @@ Result<std::shared_ptr<arrow::Array>> TextArray(const Batch& batch, const BatchC
   }
   std::string text;
   for (int32_t r : rows) {
-    if (batch.IsMalformed(r) || ColumnValueIsNull(column, r)) {
+    if ((batch.IsMalformed(r) && !column.array) || ColumnValueIsNull(column, r)) {
       RETURN_IF_ERROR(FromArrow(builder.AppendNull()));
     } else if (!column.array) {
       RETURN_IF_ERROR(FromArrow(builder.Append(column.text.values[r])));
@@ -56,32 +56,25 @@ Result<std::shared_ptr<arrow::Array>> TextArray(const Batch& batch, const BatchC
 }
 
 // The kept rows of a typed column: runs of consecutive rows are sliced and
-// concatenated (a copy), malformed rows become nulls. All rows: the array itself.
-Result<std::shared_ptr<arrow::Array>> TypedArray(const Batch& batch, const std::shared_ptr<arrow::Array>& array,
+// concatenated (a copy). All rows: the array itself. A typed row is malformed
+// only for invalid UTF-8 (io/arrow_check.h) and keeps its values.
+Result<std::shared_ptr<arrow::Array>> TypedArray(const std::shared_ptr<arrow::Array>& array,
                                                  const std::vector<int32_t>& rows) {
   struct Run {
     int64_t start, length;
-    bool null;
   };
   std::vector<Run> runs;
   for (int32_t r : rows) {
-    const bool null = batch.IsMalformed(r);
-    if (!runs.empty() && runs.back().null == null && runs.back().start + runs.back().length == r) {
+    if (!runs.empty() && runs.back().start + runs.back().length == r) {
       ++runs.back().length;
     } else {
-      runs.push_back({r, 1, null});
+      runs.push_back({r, 1});
     }
   }
-  if (runs.size() == 1 && !runs[0].null && runs[0].start == 0 && runs[0].length == array->length()) return array;
+  if (runs.size() == 1 && runs[0].start == 0 && runs[0].length == array->length()) return array;
   arrow::ArrayVector pieces;
-  for (const Run& run : runs) {
-    if (run.null) {
-      ASSIGN_OR_RETURN(auto nulls, FromArrow(arrow::MakeArrayOfNull(array->type(), run.length)));
-      pieces.push_back(std::move(nulls));
-    } else {
-      pieces.push_back(array->Slice(run.start, run.length));
-    }
-  }
+  for (const Run& run : runs) pieces.push_back(array->Slice(run.start, run.length));
+  if (pieces.empty()) return FromArrow(arrow::MakeEmptyArray(array->type()));
   return FromArrow(arrow::Concatenate(pieces));
 }
 
@@ -131,7 +124,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> BuildOutputBatch(const std::shared_p
     const BatchColumn& column = batch.columns[c];
     const auto& type = schema->field(static_cast<int>(c))->type();
     if (column.array && column.array->type()->Equals(*type)) {
-      ASSIGN_OR_RETURN(auto array, TypedArray(batch, column.array, rows));
+      ASSIGN_OR_RETURN(auto array, TypedArray(column.array, rows));
       arrays.push_back(std::move(array));
     } else if (type->id() == arrow::Type::STRING) {
       ASSIGN_OR_RETURN(auto array, TextArray(batch, column, rows));

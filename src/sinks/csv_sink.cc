@@ -48,7 +48,7 @@ class CsvSink : public FileRowSink {
       } else {
         for (size_t c = 0; c < num_columns; ++c) {
           if (c) out_.push_back(delimiter_);
-          if (malformed) {
+          if (malformed && !batch.columns[c].array) {  // a typed row flagged malformed keeps its values
             if (num_fields == 1) out_.append("\"\"");
             continue;
           }

@@ -43,7 +43,9 @@ class JsonLinesSink : public FileRowSink {
       } else {
         out_.push_back('{');
         bool first = true;
-        for (size_t c = 0; c < batch.columns.size() && !malformed; ++c) {
+        // A malformed text row has no values; a typed row flagged malformed
+        // (invalid UTF-8) keeps them.
+        for (size_t c = 0; c < batch.columns.size() && (!malformed || batch.columns[c].array); ++c) {
           if (!first) out_.push_back(',');
           first = false;
           out_.append(keys_[c]);
