@@ -13,7 +13,8 @@ namespace {
 
 Status CheckValidationOptions(const ValidationOptions& options) {
   if (options.max_violations < 0) return Status::UsageError("max_violations: must be 0 or more");
-  if (options.threads < 0) return Status::UsageError("threads: must be 0 (all cores) or more");
+  if (options.threads < 0 || options.threads > kMaxThreads)
+    return Status::UsageError("threads: must be 0 (all cores) to " + std::to_string(kMaxThreads));
   if (options.batch_rows < 1) return Status::UsageError("batch_rows: must be at least 1");
   return Status::OK();
 }

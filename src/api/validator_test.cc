@@ -4,6 +4,7 @@
 
 #include <arrow/api.h>
 
+#include "exec/engine.h"
 #include "report/json_writer.h"
 
 namespace griffin {
@@ -69,6 +70,19 @@ TEST(ValidatorTest, BadRulesAndOptionsAreErrors) {
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kUsageError);
   EXPECT_FALSE((*validator)->ValidatePaths({}, ValidationOptions()).ok());
+}
+
+TEST(ValidatorTest, ThreadsPastTheCapAreAUsageError) {
+  auto validator = Validator::FromText(kRules, "<test>");
+  ASSERT_TRUE(validator.ok());
+  ValidationOptions options;
+  options.threads = kMaxThreads + 1;
+  auto refused = (*validator)->ValidateReader(Reader(), "<mem>", options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kUsageError);
+  EXPECT_EQ(refused.status().message(), "threads: must be 0 (all cores) to 1024");
+  options.threads = kMaxThreads;
+  EXPECT_TRUE((*validator)->ValidateReader(Reader(), "<mem>", options).ok());
 }
 
 TEST(ValidatorTest, WithNowRecompilesTheRulesAtAnotherNow) {

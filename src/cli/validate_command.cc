@@ -40,6 +40,7 @@ Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const Plan& plan) 
   if (!args.delimiter.empty()) {
     std::string d = args.delimiter == "\\t" || args.delimiter == "tab" ? "\t" : args.delimiter;
     if (d.size() != 1) return Status::UsageError("--delimiter: must be one character, got '" + args.delimiter + "'");
+    if (d[0] == '\n' || d[0] == '\r') return Status::UsageError("--delimiter: cannot be a line break");
     options.delimiter = d[0];
   }
   if (args.no_header) options.header = false;
@@ -69,8 +70,11 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   if (args.format != "text" && args.format != "json" && args.format != "junit")
     return Status::UsageError("--format: expected text, json or junit, got '" + args.format + "'");
   if (args.max_violations < 0) return Status::UsageError("--max-violations: must be 0 or more");
-  if (args.threads < 0) return Status::UsageError("--threads: must be 0 (all cores) or more");
+  if (args.threads < 0 || args.threads > kMaxThreads)
+    return Status::UsageError("--threads: must be 0 (all cores) to " + std::to_string(kMaxThreads) + ", got " +
+                              std::to_string(args.threads));
   if (args.no_store && !args.store_uri.empty()) return Status::UsageError("--no-store and --store exclude each other");
+  if (!args.store_uri.empty()) RETURN_IF_ERROR(CheckRunStoreUri(args.store_uri));
   if (args.tag_version && args.no_store)
     return Status::UsageError("--tag-version: the version comes from the run store, which --no-store turns off");
   if (args.tag_version && args.clean_path.empty()) return Status::UsageError("--tag-version tags --clean output; give --clean");

@@ -1,5 +1,6 @@
 #include "exec/column_converter.h"
 
+#include <cmath>
 #include <cstring>
 #include <optional>
 
@@ -113,6 +114,9 @@ void ConvertText(const Batch& batch, const std::string_view* values, const uint8
         int64_t i = 0;
         double f = 0;
         ok = ParseText(values[r], options, &i, &f);
+        // JSON has no infinity: a JSON number beyond the double range (1e999)
+        // does not fit float64 (text "1e400" is inf, as semantics.md says).
+        if (ok && floats && json_kinds && json_kinds[r] == JsonKind::kNumber && std::isinf(f)) ok = false;
         if (ok) {
           if (ints) ints[r] = i;
           else floats[r] = f;

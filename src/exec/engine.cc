@@ -1,10 +1,13 @@
 #include "exec/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 
 #include "exec/batch_evaluator.h"
@@ -24,9 +27,20 @@ Result<std::unique_ptr<BatchResult>> DecodeAndEvaluate(const BatchEvaluator& eva
 // Worker pool with ordered result delivery.
 class OrderedPipeline {
  public:
+  // Starts up to `threads` workers; a system out of threads (std::system_error,
+  // or std::bad_alloc for their memory) leaves the rest unstarted: started()
+  // says how many run.
   OrderedPipeline(const BatchEvaluator& evaluator, int threads) : evaluator_(evaluator) {
-    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+    try {
+      for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+    } catch (const std::system_error& e) {
+      start_error_ = e.what();
+    } catch (const std::bad_alloc& e) {  // no room for another thread's stack or state
+      start_error_ = e.what();
+    }
   }
+  size_t started() const { return workers_.size(); }
+  const std::string& start_error() const { return start_error_; }
   ~OrderedPipeline() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -85,14 +99,15 @@ class OrderedPipeline {
   std::deque<Task> queue_;
   std::map<int64_t, Result<std::unique_ptr<BatchResult>>> results_;
   bool stopping_ = false;
+  std::string start_error_;
 };
 
 }  // namespace
 
 int ResolveThreads(int threads) {
-  if (threads > 0) return threads;
+  if (threads > 0) return std::min(threads, kMaxThreads);
   unsigned hardware = std::thread::hardware_concurrency();
-  return hardware == 0 ? 1 : static_cast<int>(hardware);
+  return hardware == 0 ? 1 : static_cast<int>(std::min<unsigned>(hardware, kMaxThreads));
 }
 
 Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& source, const RunOptions& options) {
@@ -150,6 +165,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
       merge(DecodeAndEvaluate(evaluator, *chunk));
   } else {
     OrderedPipeline pipeline(evaluator, threads);
+    if (pipeline.started() == 0) return Status::Internal("cannot start a worker thread: " + pipeline.start_error());
     int64_t submitted = 0;
     pipeline.Submit(submitted++, std::move(first));
     pipeline.Submit(submitted++, std::move(second));

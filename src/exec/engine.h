@@ -30,8 +30,13 @@ struct Progress {
   double elapsed_s = 0;
 };
 
+// The most worker threads a run may ask for: more than any machine's cores
+// (threads beyond the cores only cost memory), and far below the point
+// where a system runs out of threads. Front ends refuse more (exit 2).
+inline constexpr int kMaxThreads = 1024;
+
 struct RunOptions {
-  int threads = 0;                 // 0: all cores
+  int threads = 0;                 // 0: all cores (at most kMaxThreads)
   int64_t max_violations = kDefaultMaxViolations;  // listed per check
   // Schema errors found by an earlier pass over the same input (see
   // Report::rows_before_schema_error): every row is bad from the first batch.
@@ -49,10 +54,12 @@ struct RunOptions {
 };
 
 // Errors: input errors (exit 3) from reading/decoding, rule errors (exit 2)
-// from binding expressions to a typed input's schema.
+// from binding expressions to a typed input's schema, an internal error when
+// not one worker thread can be started (a run whose system refuses only
+// some of its threads goes on with those that started).
 Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& source, const RunOptions& options);
 
-// The number of worker threads `threads` resolves to.
+// The number of worker threads `threads` resolves to (at most kMaxThreads).
 int ResolveThreads(int threads);
 
 }  // namespace griffin

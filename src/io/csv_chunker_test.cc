@@ -78,6 +78,20 @@ TEST(CsvChunkerTest, BadHeaders) {
             dir.Path("in.csv") + ":1: malformed header: invalid UTF-8 at byte 3");
 }
 
+TEST(CsvChunkerTest, MoreThanTheColumnLimitIsAnInputError) {
+  TempDir dir;
+  std::string header = "c0";
+  for (int64_t c = 1; c <= kMaxColumns; ++c) header += ",c" + std::to_string(c);
+  auto wide = SourceOver(dir, header + "\n");
+  EXPECT_EQ(testing::FirstError(*wide),
+            dir.Path("in.csv") + ":1: the record has 100001 fields; at most 100000 columns are supported");
+  std::string at_limit = "c1";
+  for (int64_t c = 2; c <= kMaxColumns; ++c) at_limit += ",c" + std::to_string(c);
+  auto fits = SourceOver(dir, at_limit + "\n");
+  auto chunk = fits->NextChunk();
+  EXPECT_TRUE(chunk.ok()) << chunk.status().message();
+}
+
 TEST(CsvChunkerTest, NoHeaderNamesColumnsByPosition) {
   TempDir dir;
   ReadOptions options;

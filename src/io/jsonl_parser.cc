@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "io/arena.h"
+#include "io/json_syntax.h"
 #include "io/utf8.h"
 
 namespace griffin {
@@ -71,8 +72,14 @@ class JsonlDecoder {
     thread_local simdjson::dom::parser validator;
     simdjson::dom::element root;
     auto error = validator.parse(line.data(), line.size(), /*realloc_if_needed=*/false).get(root);
+    bool is_object = !error && root.is_object();
+    if ((error == simdjson::NUMBER_ERROR || error == simdjson::NUMBER_OUT_OF_RANGE) &&
+        IsValidJsonIgnoringNumberRange(line)) {  // 1e999: valid JSON, a type violation later
+      error = simdjson::SUCCESS;
+      is_object = line.substr(line.find_first_not_of(" \t\r\n")).front() == '{';
+    }
     if (error) return MarkMalformed(line, std::string("invalid JSON: ") + simdjson::error_message(error));
-    if (!root.is_object()) return MarkMalformed(line, "line is not a JSON object");
+    if (!is_object) return MarkMalformed(line, "line is not a JSON object");
     if (num_columns_ == 0) return;
     error = Extract(line);
     if (error) {

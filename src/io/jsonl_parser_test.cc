@@ -91,6 +91,18 @@ TEST(JsonlParserTest, MalformedLines) {
   EXPECT_EQ(rows.raw[7], "{\"a\": 2}");
 }
 
+TEST(JsonlParserTest, OutOfRangeNumbersAreValuesNotMalformedRows) {
+  // simdjson's DOM parser refuses them; JSON does not (io/json_syntax.h).
+  Rows rows = RowsOf("{\"a\": 1e999}\n{\"a\": 99999999999999999999999, \"b\": [-1E400]}\n{\"a\": 1e999 \"b\": 1}\n"
+                     "[1e999]\n",
+                     {"a"});
+  ASSERT_EQ(rows.cells.size(), 4u);
+  EXPECT_EQ(rows.cells[0], (std::vector<std::string>{"1e999"}));
+  EXPECT_EQ(rows.cells[1], (std::vector<std::string>{"99999999999999999999999"}));
+  EXPECT_EQ(rows.cells[2][0].rfind("<malformed: invalid JSON: ", 0), 0u) << rows.cells[2][0];
+  EXPECT_EQ(rows.cells[3], (std::vector<std::string>{"<malformed: line is not a JSON object>"}));
+}
+
 TEST(JsonlParserTest, BlankLinesAreNotRowsAndNoTrailingNewline) {
   Rows rows = RowsOf("\n  \n{\"a\":\"x\"}\n\t\r\n{\"a\":5}", {"a"});
   EXPECT_EQ(rows.cells, (Cells{{"x"}, {"5"}}));

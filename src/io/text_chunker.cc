@@ -1,16 +1,33 @@
 #include "io/text_chunker.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 namespace griffin {
 
 struct TextChunker::Buffer {
+  // Null `bytes` when the allocation failed.
   explicit Buffer(size_t capacity_bytes)
-      : bytes(new char[capacity_bytes + kTextPadding]), capacity(capacity_bytes) {
-    std::memset(bytes.get() + capacity, 0, kTextPadding);
+      : bytes(static_cast<char*>(std::malloc(capacity_bytes + kTextPadding))), capacity(capacity_bytes) {
+    if (bytes != nullptr) std::memset(bytes + capacity, 0, kTextPadding);
   }
-  std::unique_ptr<char[]> bytes;
+  ~Buffer() { std::free(bytes); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  // Grows (or shrinks) to `capacity_bytes`, keeping the bytes, in place where
+  // the allocator can: a large block is remapped, not copied, so growing a
+  // 512 MiB buffer to 1 GiB does not hold 1.5 GiB. False (unchanged) when
+  // memory runs out.
+  bool Resize(size_t capacity_bytes) {
+    char* grown = static_cast<char*>(std::realloc(bytes, capacity_bytes + kTextPadding));
+    if (grown == nullptr) return false;
+    bytes = grown;
+    capacity = capacity_bytes;
+    std::memset(bytes + capacity, 0, kTextPadding);
+    return true;
+  }
+  char* bytes;
   size_t capacity;  // usable bytes; kTextPadding more are allocated
 };
 
@@ -24,35 +41,48 @@ TextChunker::TextChunker(std::unique_ptr<ByteStream> in, RecordScanner* scanner,
 
 Status TextChunker::Fill(bool grow) {
   if (grow || buffer_ == nullptr) {
-    size_t tail = filled_ - begin_;
-    // At least one chunk's worth, and at least double the unfinished record.
-    size_t capacity = std::max({chunk_bytes_, tail * 2, size_t{4096}});
-    auto fresh = std::make_shared<Buffer>(capacity);
-    if (tail > 0) std::memcpy(fresh->bytes.get(), buffer_->bytes.get() + begin_, tail);
-    buffer_ = std::move(fresh);
+    const size_t tail = filled_ - begin_;
+    // At least one chunk's worth, and double the unfinished record up to the
+    // record limit: memory stays within kMaxRecordBytes (plus a chunk).
+    const size_t capacity = std::max({chunk_bytes_, std::min(tail * 2, kMaxRecordBytes), size_t{4096}});
+    if (buffer_ != nullptr && buffer_.use_count() == 1) {
+      // No span points here any more: move the tail to the front and grow in place.
+      if (begin_ > 0 && tail > 0) std::memmove(buffer_->bytes, buffer_->bytes + begin_, tail);
+      if (!buffer_->Resize(capacity)) return OutOfMemory(capacity);
+    } else {
+      auto fresh = std::make_shared<Buffer>(capacity);
+      if (fresh->bytes == nullptr) return OutOfMemory(capacity);
+      if (tail > 0) std::memcpy(fresh->bytes, buffer_->bytes + begin_, tail);
+      buffer_ = std::move(fresh);
+    }
     begin_ = 0;
     filled_ = tail;
     // The padding after the data must stay readable and deterministic.
   }
   ASSIGN_OR_RETURN(size_t got,
-                   ReadFully(*in_, buffer_->bytes.get() + filled_, buffer_->capacity - filled_));
+                   ReadFully(*in_, buffer_->bytes + filled_, buffer_->capacity - filled_));
   filled_ += got;
   if (filled_ < buffer_->capacity) eof_ = true;
   // Bytes between the data and the allocated padding are not input; zero them
   // so that readers past the end see no stale bytes.
-  std::memset(buffer_->bytes.get() + filled_, 0,
+  std::memset(buffer_->bytes + filled_, 0,
               std::min(kTextPadding, buffer_->capacity - filled_));
   if (!started_) {
     started_ = true;
-    if (filled_ - begin_ >= 3 && std::memcmp(buffer_->bytes.get() + begin_, "\xEF\xBB\xBF", 3) == 0)
+    if (filled_ - begin_ >= 3 && std::memcmp(buffer_->bytes + begin_, "\xEF\xBB\xBF", 3) == 0)
       begin_ += 3;
   }
   return Status::OK();
 }
 
+Status TextChunker::OutOfMemory(size_t capacity) const {
+  return Status::InputError(name_ + ": out of memory for a " + std::to_string(capacity >> 20) +
+                            " MiB read buffer");
+}
+
 TextSpan TextChunker::Emit(size_t end, int64_t records) {
   TextSpan span;
-  span.text = std::string_view(buffer_->bytes.get() + begin_, end - begin_);
+  span.text = std::string_view(buffer_->bytes + begin_, end - begin_);
   span.num_records = records;
   span.owner = buffer_;
   begin_ = end;
@@ -65,7 +95,7 @@ Result<TextSpan> TextChunker::Next(int64_t max_records) {
   size_t scan_pos = begin_;
   int64_t records = 0;
   for (;;) {
-    const char* data = buffer_->bytes.get();
+    const char* data = buffer_->bytes;
     size_t stop_at = begin_ + chunk_bytes_;
     scan_pos = scanner_->Scan(data, filled_, scan_pos, stop_at, max_records - records, &records);
     if (records >= max_records || (records > 0 && scan_pos >= stop_at)) {

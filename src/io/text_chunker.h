@@ -30,7 +30,9 @@ namespace griffin {
 constexpr size_t kTextPadding = 64;
 
 // A record may not exceed this many bytes (a guard against an unterminated
-// quote or a file without line ends holding a whole input in memory).
+// quote or a file without line ends holding a whole input in memory). The
+// read buffer never grows past it (or one chunk, if larger), so this bounds
+// a reader's memory too.
 constexpr size_t kMaxRecordBytes = size_t{1} << 30;
 
 struct TextSpan {
@@ -71,6 +73,7 @@ class TextChunker {
   // Reads into the buffer until it is full or the input ends; moves the
   // unconsumed tail into a new, larger buffer first when `grow` is set.
   Status Fill(bool grow);
+  Status OutOfMemory(size_t capacity) const;
   TextSpan Emit(size_t end, int64_t records);
 
   std::unique_ptr<ByteStream> in_;

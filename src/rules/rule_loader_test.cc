@@ -125,6 +125,9 @@ TEST(RuleLoader, MinimalFileHasDefaults) {
 
 TEST(RuleLoaderErrors, InvalidYaml) {
   EXPECT_EQ(TextError("griffin: 1\ndataset: [a,\n"), "r.yaml:3: invalid YAML: end of sequence flow not found");
+  // yaml-cpp says only "bad file" past its nesting limit.
+  const std::string deep = "griffin: 1\ndataset: d\ncolumns:\n  a:\n    in: " + std::string(600, '[') + std::string(600, ']');
+  EXPECT_EQ(TextError(deep), "r.yaml:5: invalid YAML: nested 500 levels deep (the limit is 499)");
 }
 
 TEST(RuleLoaderErrors, MissingGriffin) {

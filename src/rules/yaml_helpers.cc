@@ -1,5 +1,7 @@
 #include "rules/yaml_helpers.h"
 
+#include <yaml-cpp/depthguard.h>
+
 #include <cmath>
 #include <optional>
 #include <unordered_map>
@@ -182,6 +184,11 @@ Result<bool> ReadCheckOption(const YamlContext& ctx, const Field& field, bool al
 Result<YAML::Node> ParseYamlText(const YamlContext& ctx, const std::string& text) {
   try {
     return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp says only "bad file" when nesting passes its limit.
+    return ctx.Error(e.mark.is_null() ? 1 : e.mark.line + 1, "",
+                     "invalid YAML: nested " + std::to_string(e.depth()) + " levels deep (the limit is " +
+                         std::to_string(e.depth() - 1) + ")");
   } catch (const YAML::ParserException& e) {
     return ctx.Error(e.mark.is_null() ? 1 : e.mark.line + 1, "", "invalid YAML: " + e.msg);
   } catch (const YAML::Exception& e) {

@@ -168,8 +168,14 @@ class RunStore {
 // created with its folder if absent), or postgresql://... / postgres://...
 // Errors are StoreErrors (exit 3): "store .griffin/griffin.db: unable to open
 // database file", "store postgresql://u@h:5432/db: connection refused", a
-// corrupt file ("file is not a database"), wrong credentials.
+// corrupt file ("file is not a database"), wrong credentials; a `uri` of
+// none of these forms is a UsageError (CheckRunStoreUri).
 Result<std::unique_ptr<RunStore>> OpenRunStore(const std::string& uri);
+
+// OK when `uri` has one of OpenRunStore's forms, else a UsageError (exit 2)
+// "--store foo.txt: expected ..."; opens nothing (a front end checks its
+// arguments before it starts a run).
+Status CheckRunStoreUri(const std::string& uri);
 
 // The default store of a working directory: .griffin/griffin.db.
 std::string DefaultStoreUri();

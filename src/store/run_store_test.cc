@@ -13,6 +13,15 @@ using RunStoreTest = StoreBackendTest;
 
 std::string Str(const std::optional<std::string>& s) { return s.value_or("<null>"); }
 
+TEST(RunStoreUriTest, OnlyTheStoreFormsAreAccepted) {
+  for (const char* ok : {"a.db", "x/y.sqlite", "z.sqlite3", "sqlite:any.name", "postgresql://u@h/db", "postgres://h/db"})
+    EXPECT_TRUE(CheckRunStoreUri(ok).ok()) << ok;
+  Status refused = CheckRunStoreUri("foo.txt");
+  EXPECT_EQ(refused.code(), StatusCode::kUsageError);
+  EXPECT_EQ(refused.message().rfind("--store foo.txt: expected a .db", 0), 0u) << refused.message();
+  EXPECT_EQ(OpenRunStore("foo.txt").status().code(), StatusCode::kUsageError);
+}
+
 TEST_P(RunStoreTest, BeginRunNumbersEachDatasetFromOne) {
   auto store = OpenOrDie();
   ASSERT_NE(store, nullptr);
