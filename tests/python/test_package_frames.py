@@ -308,3 +308,67 @@ def test_parquet_written_by_polars_matches_the_cli(string_rules, tmp_path):
     assert check_counts(report.checks) == check_counts(cli["checks"])
     clean, quarantined = report.split(str(path))
     assert clean.num_rows + quarantined.num_rows == pq.read_metadata(path).num_rows
+
+
+# --- integral floats and null_values through frames ---------------------------
+
+TYPED_RULES = textwrap.dedent("""\
+    griffin: 1
+    dataset: typed_frames
+    source: {null_values: ["", "NA", "-"]}
+    columns:
+      city: {type: string, not_null: true}
+      population: {type: int64, min: 0}
+      area: {type: float64}
+    """)
+
+# population: integral values, some missing (pandas makes the column float64),
+# one non-integral, one beyond int64; city: null spellings of the rule file.
+TYPED_CSV = ("city,population,area\n"
+             "Oslo,987555,454.0\n"
+             "Lima,,2672.3\n"
+             "NA,10,1.5\n"
+             "Pune,2.5,331.26\n"
+             "-,20,NA\n"
+             "Rome,1e19,1285\n"
+             ",-3,7\n"
+             "Kyiv,2952301,839\n")
+
+
+@pytest.fixture
+def typed_csv(tmp_path):
+    rules, path = tmp_path / "typed.rules.yaml", tmp_path / "typed.csv"
+    rules.write_text(TYPED_RULES)
+    path.write_text(TYPED_CSV)
+    return rules, path
+
+
+def test_integral_floats_and_null_values_give_the_cli_verdicts(typed_csv):
+    rules, path = typed_csv
+    validator = griffin.Validator.from_yaml(rules)
+    _, cli, _ = run_validate(rules, [path])
+    assert cli["schema_errors"] == []
+    frames = {
+        # pandas: population float64 (NaN for the missing one); city text as written ("NA", "-").
+        "pandas": pd.read_csv(path, keep_default_na=False, na_values={"population": [""], "area": ["NA"]},
+                              dtype={"city": str}),
+        # polars: every column text, as read, except population read as Float64.
+        "polars": pl.read_csv(path, schema_overrides={"population": pl.Float64, "area": pl.Float64},
+                              null_values={"area": "NA"}, empty_string_is_null=False),
+    }
+    assert frames["pandas"]["population"].dtype == np.float64
+    assert frames["pandas"]["city"].tolist()[2] == "NA"
+    assert frames["polars"]["population"].dtype == pl.Float64
+    assert frames["polars"]["city"].to_list()[2::2] == ["NA", "-", ""]   # the rule file's null spellings, as text
+    for kind, frame in frames.items():
+        report = validator.validate(frame, max_violations=10**6)
+        assert report.to_dict()["schema_errors"] == [], kind
+        assert check_counts(report.checks) == check_counts(cli["checks"]), kind
+        assert np.flatnonzero(report.bad_row_mask()).tolist() == cli_bad_rows(cli), kind
+        assert [(v["row"], v["check"]) for v in report.violations] == \
+            [(v["row"], v["check"]) for v in cli["violations"]], kind
+    messages = {v["row"]: v["message"] for v in validator.validate(frames["pandas"]).violations
+                if v["check"] == "population.type"}
+    assert set(messages) == {3, 5}
+    assert "2.5 is not an integral value for int64" in messages[3]
+    assert "1e+19" in messages[5] or "10000000000000000000" in messages[5]
