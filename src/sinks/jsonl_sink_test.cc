@@ -123,7 +123,7 @@ TEST(JsonLinesSinkTest, BuildsObjectsFromOtherInputs) {
   ASSERT_TRUE(WriteOutput(dir.Path("csv_bad.jsonl"), SinkKind::kQuarantine, {}, csv, {}).ok());
   EXPECT_EQ(ReadFileBytes(dir.Path("csv_bad.jsonl")),
             "{\"_griffin_row\":2,\"_griffin_errors\":[{\"check\":\"malformed\",\"message\":\"record has 1 "
-            "fields, expected 2\"}],\"_griffin_raw\":\"3\"}\n");
+            "field, expected 2\"}],\"_griffin_raw\":\"3\"}\n");
   // A JSON lines input whose rules name no key keeps whole lines.
   auto keyless = ReadBatches(dir.Write("in.jsonl", "{\"k\":1}\n{ }\n"), JsonOptions({}));
   ASSERT_TRUE(WriteOutput(dir.Path("bad.jsonl"), SinkKind::kQuarantine, {}, keyless,
