@@ -89,12 +89,12 @@ def test_a_schema_error_sends_every_row_to_the_quarantine(tmp_path):
 
 
 def test_a_schema_error_found_in_a_later_file_redoes_the_outputs(tmp_path):
-    # Outputs need inputs of the same columns; the second input's int64 `amount`
+    # Outputs need inputs of the same columns; the second input's bool `amount`
     # cannot be held as float64 without loss: a schema error found after rows
-    # 0-2 went out.
+    # 0-2 went out. (An int64 `amount` is no longer one: integers pass float64.)
     first, second = tmp_path / "a.csv", tmp_path / "b.parquet"
     first.write_text("txn_id,amount\nt1,5\nt2,-1\nt3,7\n")
-    pq.write_table(pa.table({"txn_id": ["t4"], "amount": pa.array([4], pa.int64())}), second)
+    pq.write_table(pa.table({"txn_id": ["t4"], "amount": pa.array([True], pa.bool_())}), second)
     clean, bad = tmp_path / "clean.csv", tmp_path / "bad.csv"
     done = validate(tmp_path, TX_RULES, [first, second], "--format", "json", "--batch-rows", "1",
                     "--clean", clean, "--quarantine", bad)
