@@ -137,6 +137,7 @@ void ConvertText(const Batch& batch, const std::string_view* values, const uint8
 // at a time (arrays of the types converted here have a bitmap or no nulls).
 void MarkValidity(const arrow::Array& array, const Batch& batch, std::vector<uint8_t>* valid) {
   const int64_t n = array.length();
+  if (n == 0) return;  // an empty vector's data() may be null: no memset on it
   uint8_t* out = valid->data();
   const uint8_t* bits = array.null_bitmap_data();
   if (bits == nullptr || array.null_count() == 0) {

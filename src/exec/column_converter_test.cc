@@ -62,6 +62,21 @@ TEST(ColumnConverterTest, JsonKindsDecideWhatIsAllowed) {
   EXPECT_EQ(bools.ints[2], 1);
 }
 
+// A zero-row Arrow batch (found by arrow_ipc_fuzz: UBSan flagged a memset on the
+// empty validity vector's null data()) converts to empty columns.
+TEST(ColumnConverterTest, EmptyArrowArraysConvertToEmptyColumns) {
+  for (ValueType type : {ValueType::kInt64, ValueType::kFloat64, ValueType::kString}) {
+    arrow::Int64Builder builder;
+    std::shared_ptr<arrow::Array> array = builder.Finish().ValueOrDie();
+    Batch batch;
+    batch.num_rows = 0;
+    batch.columns.push_back({"n", {}, array});
+    TypedColumn column = Convert(batch, type);
+    EXPECT_TRUE(column.valid.empty());
+    EXPECT_TRUE(column.type_error.empty());
+  }
+}
+
 TEST(ColumnConverterTest, ArrowInt64IsReadInPlace) {
   arrow::Int64Builder builder;
   ASSERT_TRUE(builder.AppendValues({1, 2, 3}).ok());
