@@ -8,6 +8,7 @@
 #include <arrow/type.h>
 #include <arrow/type_traits.h>
 
+#include "util/saturating_mul.h"
 #include "util/value_parse.h"
 
 namespace griffin {
@@ -321,7 +322,7 @@ bool ConvertTyped(const Batch& batch, const arrow::Array& array, const ConvertOp
       const auto& dates = static_cast<const arrow::Date64Array&>(array);
       for (int64_t r = 0; r < array.length(); ++r) {
         int64_t ms = dates.Value(r);
-        out->owned_ints[r] = ts ? ms * 1000 : (ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000));
+        out->owned_ints[r] = ts ? SaturatingMul(ms, 1000) : (ms >= 0 ? ms / 86400000 : -((-ms + 86399999) / 86400000));
       }
     } else if (id == T::TIMESTAMP && ts) {
       AllocateValues(out);
@@ -330,8 +331,8 @@ bool ConvertTyped(const Batch& batch, const arrow::Array& array, const ConvertOp
       for (int64_t r = 0; r < array.length(); ++r) {
         int64_t v = stamps.Value(r);
         switch (unit) {
-          case arrow::TimeUnit::SECOND: v *= 1000000; break;
-          case arrow::TimeUnit::MILLI: v *= 1000; break;
+          case arrow::TimeUnit::SECOND: v = SaturatingMul(v, 1000000); break;
+          case arrow::TimeUnit::MILLI: v = SaturatingMul(v, 1000); break;
           case arrow::TimeUnit::MICRO: break;
           case arrow::TimeUnit::NANO: v = v >= 0 ? v / 1000 : -((-v + 999) / 1000); break;
         }

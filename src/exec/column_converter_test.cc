@@ -1,3 +1,4 @@
+#include <limits>
 #include "exec/column_converter.h"
 
 #include <cmath>
@@ -75,6 +76,22 @@ TEST(ColumnConverterTest, EmptyArrowArraysConvertToEmptyColumns) {
     EXPECT_TRUE(column.valid.empty());
     EXPECT_TRUE(column.type_error.empty());
   }
+}
+
+// Timestamps in seconds past int64 microseconds saturate instead of overflowing
+// (found by arrow_ipc_fuzz: UBSan flagged the multiplication).
+TEST(ColumnConverterTest, HugeSecondTimestampsSaturate) {
+  arrow::TimestampBuilder builder(arrow::timestamp(arrow::TimeUnit::SECOND), arrow::default_memory_pool());
+  ASSERT_TRUE(builder.AppendValues({1700000000000000, -1700000000000000, 1}).ok());
+  std::shared_ptr<arrow::Array> array = builder.Finish().ValueOrDie();
+  Batch batch;
+  batch.num_rows = 3;
+  batch.columns.push_back({"t", {}, array});
+  TypedColumn column = Convert(batch, ValueType::kTimestamp);
+  ASSERT_EQ(column.valid.size(), 3u);
+  EXPECT_EQ(column.ints[0], std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(column.ints[1], std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(column.ints[2], 1000000);
 }
 
 TEST(ColumnConverterTest, ArrowInt64IsReadInPlace) {

@@ -5,6 +5,7 @@
 #include <arrow/scalar.h>
 
 #include "report/json_writer.h"
+#include "util/saturating_mul.h"
 #include "util/value_parse.h"
 
 namespace griffin {
@@ -23,8 +24,8 @@ int64_t FloorDiv(int64_t value, int64_t divisor) {
 int64_t TimestampMicros(const arrow::Array& array, int64_t row) {
   int64_t v = static_cast<const arrow::TimestampArray&>(array).Value(row);
   switch (static_cast<const arrow::TimestampType&>(*array.type()).unit()) {
-    case arrow::TimeUnit::SECOND: return v * 1000000;
-    case arrow::TimeUnit::MILLI: return v * 1000;
+    case arrow::TimeUnit::SECOND: return SaturatingMul(v, 1000000);
+    case arrow::TimeUnit::MILLI: return SaturatingMul(v, 1000);
     case arrow::TimeUnit::MICRO: return v;
     case arrow::TimeUnit::NANO: return FloorDiv(v, 1000);
   }
