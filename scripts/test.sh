@@ -54,8 +54,18 @@ for fuzzer in build-fuzz/*_fuzz; do
   corpus=$(mktemp -d)
   [ -d "fuzz/seeds/$name" ] && cp -r "fuzz/seeds/$name/." "$corpus/"
   echo "-- $name (${FUZZ_SECONDS:-30}s)"
-  "$fuzzer" -max_total_time="${FUZZ_SECONDS:-30}" -rss_limit_mb=2048 -timeout=10 "$corpus" 2>&1 | tail -n 2
-  rm -rf "$corpus"
+  # A finding prints its report and the input (base64), so CI's log alone reproduces
+  # it: base64 -d > crash && build-fuzz/NAME crash.
+  if ! "$fuzzer" -max_total_time="${FUZZ_SECONDS:-30}" -rss_limit_mb=2048 -timeout=10 \
+      -artifact_prefix="$corpus/finding-" "$corpus" >"$corpus.log" 2>&1; then
+    tail -n 60 "$corpus.log"
+    for finding in "$corpus"/finding-*; do
+      [ -f "$finding" ] && { echo "-- input $finding (base64):"; base64 -w 0 "$finding"; echo; }
+    done
+    exit 1
+  fi
+  tail -n 2 "$corpus.log"
+  rm -rf "$corpus" "$corpus.log"
 done
 
 stage "CUDA handler of griffin.jax.check: compile check (nvcc from PyPI; run only on a GPU)"
