@@ -316,7 +316,7 @@ bool ConvertTyped(const Batch& batch, const arrow::Array& array, const ConvertOp
       AllocateValues(out);
       const auto& dates = static_cast<const arrow::Date32Array&>(array);
       for (int64_t r = 0; r < array.length(); ++r)
-        out->owned_ints[r] = ts ? int64_t{dates.Value(r)} * 86400000000LL : dates.Value(r);
+        out->owned_ints[r] = ts ? SaturatingMul(dates.Value(r), 86400000000LL) : dates.Value(r);
     } else if (id == T::DATE64) {
       AllocateValues(out);
       const auto& dates = static_cast<const arrow::Date64Array&>(array);

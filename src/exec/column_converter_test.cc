@@ -94,6 +94,22 @@ TEST(ColumnConverterTest, HugeSecondTimestampsSaturate) {
   EXPECT_EQ(column.ints[2], 1000000);
 }
 
+// Days past ~292,000 years have no microsecond timestamp either (date32 read
+// as a timestamp; found by arrow_ipc_fuzz with UBSan halting).
+TEST(ColumnConverterTest, HugeDate32AsTimestampSaturates) {
+  arrow::Date32Builder builder;
+  ASSERT_TRUE(builder.AppendValues({939524096, -2091843584, 1}).ok());
+  std::shared_ptr<arrow::Array> array = builder.Finish().ValueOrDie();
+  Batch batch;
+  batch.num_rows = 3;
+  batch.columns.push_back({"d", {}, array});
+  TypedColumn column = Convert(batch, ValueType::kTimestamp);
+  ASSERT_EQ(column.valid.size(), 3u);
+  EXPECT_EQ(column.ints[0], std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(column.ints[1], std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(column.ints[2], 86400000000LL);
+}
+
 TEST(ColumnConverterTest, ArrowInt64IsReadInPlace) {
   arrow::Int64Builder builder;
   ASSERT_TRUE(builder.AppendValues({1, 2, 3}).ok());

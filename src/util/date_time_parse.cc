@@ -322,7 +322,8 @@ std::string FormatDate(int64_t days) {
 
 std::string FormatTimestamp(int64_t micros) {
   const int64_t days = FloorDiv(micros, kMicrosPerDay);
-  const int64_t micros_of_day = micros - days * kMicrosPerDay;
+  // micros - days * kMicrosPerDay, without the product (it overflows near INT64_MIN).
+  const int64_t micros_of_day = (micros % kMicrosPerDay + kMicrosPerDay) % kMicrosPerDay;
   const int64_t seconds_of_day = micros_of_day / kMicrosPerSecond;
   const int64_t fraction = micros_of_day % kMicrosPerSecond;
   std::string result = FormatDate(days);

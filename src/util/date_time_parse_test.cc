@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "util/value_parse.h"
 
 namespace griffin {
@@ -105,6 +107,13 @@ TEST(FormatDate, IsoText) {
   EXPECT_EQ(FormatDate(19782), "2024-02-29");
   EXPECT_EQ(FormatDate(-719162), "0001-01-01");
   EXPECT_EQ(FormatDate(2932896), "9999-12-31");
+}
+
+// The ends of int64 microseconds format without overflow (found by
+// arrow_ipc_fuzz: the day's start, days * kMicrosPerDay, overflowed near INT64_MIN).
+TEST(FormatTimestamp, Int64EndsFormatWithoutOverflow) {
+  EXPECT_EQ(FormatTimestamp(std::numeric_limits<int64_t>::max()), "294247-01-10T04:00:54.775807Z");
+  EXPECT_EQ(FormatTimestamp(std::numeric_limits<int64_t>::min()), "-290308-12-21T19:59:05.224192Z");
 }
 
 TEST(FormatTimestamp, IsoTextWithOptionalFraction) {
