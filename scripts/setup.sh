@@ -4,6 +4,7 @@
 #   2. the project venv .venv with the pinned requirements.txt (Arrow C++ comes
 #      from the pyarrow wheel there), and the griffin Python package in it,
 #   3. the benchmark peers in .venv-bench (bench/requirements.txt) and the Deequ jar,
+#      and the Kafka broker's jars (scripts/setup_kafka.sh, cached in ~/.cache/griffin),
 #   4. a Release build in build/ (the CLI is ./build/griffin).
 # Idempotent: a second run only rebuilds what changed.
 set -euo pipefail
@@ -56,6 +57,10 @@ if [ ! -f "$bench_stamp" ] || [ "$(cat "$bench_stamp")" != "$bench_want" ]; then
   echo "$bench_want" > "$bench_stamp"
 fi
 bench/fetch_deequ.sh >/dev/null
+
+# The Kafka broker for griffin stream's tests (jars from Maven Central, cached
+# outside the clone; scripts/kafka_test_cluster.sh runs it).
+scripts/setup_kafka.sh >/dev/null
 
 BUILD_DIR=${BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then

@@ -23,7 +23,10 @@ export GRIFFIN_BIN="$PWD/build/griffin"
 # A real, throwaway PostgreSQL server for the run-store tests (stopped on exit).
 GRIFFIN_TEST_PG_URI=$(scripts/pg_test_cluster.sh start)
 export GRIFFIN_TEST_PG_URI
-trap 'scripts/pg_test_cluster.sh stop >/dev/null 2>&1 || true' EXIT
+# And a real Kafka broker (KRaft, one node) for griffin stream's tests.
+trap 'scripts/pg_test_cluster.sh stop >/dev/null 2>&1 || true; scripts/kafka_test_cluster.sh stop >/dev/null 2>&1 || true' EXIT
+GRIFFIN_TEST_KAFKA=$(scripts/kafka_test_cluster.sh start)
+export GRIFFIN_TEST_KAFKA
 
 stage "unit tests (Release)"
 ctest --test-dir build --output-on-failure -j "$jobs"
