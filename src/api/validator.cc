@@ -4,6 +4,7 @@
 
 #include "exec/engine.h"
 #include "io/arrow_source.h"
+#include "io/source_registry.h"
 #include "plan/read_options.h"
 #include "rules/rule_loader.h"
 #include "sinks/file_row_sink.h"
@@ -78,6 +79,7 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   if (paths.empty()) return Status::UsageError("no input paths given");
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
   ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, ReadOptionsFromRules(*plan_, options.batch_rows)));
+  for (std::string& input : inputs) input = RedactUri(input);  // reports never show a password
   return Run(*source, std::move(inputs), options);
 }
 

@@ -13,6 +13,7 @@
 #include "exec/engine.h"
 #include "io/input_format.h"
 #include "io/input_source.h"
+#include "io/source_registry.h"
 #include "plan/plan.h"
 #include "plan/read_options.h"
 #include "report/json_writer.h"
@@ -45,6 +46,8 @@ Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const Plan& plan) 
   }
   if (args.no_header) options.header = false;
   if (!args.null_values.empty()) options.null_values = args.null_values;
+  if (!args.where.empty()) options.where = args.where;
+  options.query = args.query;
   return options;
 }
 
@@ -257,7 +260,7 @@ int RunValidateCommand(const ValidateArgs& args) {
     return ExitCodeFor(report.status());
   }
   report->run_id = run_id;
-  report->inputs = prepared->inputs;
+  for (const std::string& input : prepared->inputs) report->inputs.push_back(RedactUri(input));
 
   Result<std::vector<OutputSummary>> committed =
       output_status.ok() ? outputs.Commit() : Result<std::vector<OutputSummary>>(std::vector<OutputSummary>{});
@@ -267,7 +270,7 @@ int RunValidateCommand(const ValidateArgs& args) {
     PrintError(committed.status());
     return kExitInput;
   }
-  const std::vector<InputLineage> lineage = DescribeInputs(prepared->inputs, report->input_rows);
+  const std::vector<InputLineage> lineage = DescribeInputs(report->inputs, report->input_rows);
   if (store && ticket) {
     Status cached = UpdateSchemaCache(*store, prepared->rules.sha256, lineage, &*report);
     if (!cached.ok()) store_status = cached;
@@ -304,7 +307,8 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   cmd->add_option("-r,--rules", args->rules_path, "The rule file (YAML, rules-v1)")->required();
   cmd->add_option("inputs", args->inputs,
                   "Input files (.csv .tsv .jsonl .parquet .arrow, optionally .gz/.zst), directories of them, "
-                  "or - for CSV on standard input")->required();
+                  "- for CSV on standard input, or a URI (sqlite:///f.db?table=t, postgresql://user@host/db?table=t, "
+                  "duckdb:///f.duckdb?table=t, file:///path)")->required();
   cmd->add_option("--format", args->format, "Report format on stdout: text (for people), json, junit")
       ->capture_default_str();
   cmd->add_option("--max-violations", args->max_violations,
@@ -323,6 +327,10 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   cmd->add_option("--delimiter", args->delimiter, "Field delimiter for CSV (overrides source.delimiter; 'tab' or \\t)");
   cmd->add_flag("--no-header", args->no_header, "CSV/TSV inputs have no header line (columns are column_1..N)");
   cmd->add_option("--null-value", args->null_values, "A spelling of null in text inputs (repeatable; overrides source.null_values)");
+  cmd->add_option("--where", args->where,
+                  "Database inputs: read only the rows this SQL condition matches (overrides source.where; "
+                  "its values should be literals)");
+  cmd->add_option("--query", args->query, "Database inputs: validate the result of this SELECT instead of a table");
   cmd->add_flag("--no-progress", args->no_progress, "Never draw the progress line on a terminal");
   cmd->footer(
       "\nExit status: 0 passed, 1 failed its checks, 2 rule file or command line wrong, 3 input unreadable.\n"

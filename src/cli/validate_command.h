@@ -31,6 +31,8 @@ struct ValidateArgs {
   std::vector<std::string> null_values;
   bool no_progress = false;
   bool tag_version = false;
+  std::string where;  // --where: overrides source.where
+  std::string query;  // --query: a database source reads its result instead of a table
 };
 
 // Adds the `validate` subcommand to `app`, filling `args` when parsed.

@@ -15,6 +15,7 @@
 #include "io/input_format.h"
 #include "io/json_array_stream.h"
 #include "io/jsonl_parser.h"
+#include "io/source_registry.h"
 
 namespace griffin {
 namespace {
@@ -87,8 +88,13 @@ const char* InputFormatName(InputFormat f) {
   return "unknown";
 }
 
-Result<std::unique_ptr<InputSource>> OpenInput(const std::string& path, const ReadOptions& options,
+Result<std::unique_ptr<InputSource>> OpenInput(const std::string& input, const ReadOptions& options,
                                                int input_index) {
+  if (!IsFileInput(input)) return OpenSource(input, options, input_index);
+  if (!options.where.empty() || !options.query.empty())
+    return Status::UsageError(input + ": a file cannot filter rows (where) or run a query; those need a "
+                              "database source such as sqlite:///path.db?table=name");
+  ASSIGN_OR_RETURN(const std::string path, FilePathOf(input));
   const bool is_stdin = path == "-";
   std::optional<DetectedFormat> detected = DetectInputFormat(path);
   InputFormat format;
@@ -143,11 +149,12 @@ Result<std::unique_ptr<InputSource>> OpenTextStream(std::unique_ptr<ByteStream> 
 
 Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
-  for (const std::string& path : paths) {
-    if (path == "-") {
-      out.push_back(path);
+  for (const std::string& input : paths) {
+    if (input == "-" || !IsFileInput(input)) {  // a URI is its adapter's to check
+      out.push_back(input);
       continue;
     }
+    ASSIGN_OR_RETURN(const std::string path, FilePathOf(input));
     struct stat info;
     if (::stat(path.c_str(), &info) != 0) return NotReadable(path, errno);
     if (!S_ISDIR(info.st_mode)) {

@@ -41,8 +41,15 @@ struct ReadOptions {
   int64_t batch_rows = 65536;             // at most this many rows per batch
   int64_t chunk_bytes = 4 << 20;          // text inputs: target bytes per chunk
   // JSON lines: the keys to extract (the columns the rules name). Other keys
-  // are kept only in the raw record text.
+  // are kept only in the raw record text. Sources that push columns down
+  // (io/source_registry.h) read only these when the list is not empty.
   std::vector<std::string> json_columns;
+  // Sources that push a filter down: a boolean SQL expression over the
+  // source's columns (`source.where`, --where); only rows it matches are read.
+  // Empty: every row. Files cannot filter: a UsageError.
+  std::string where;
+  // Sources that run a query (--query): read its result instead of a table.
+  std::string query;
 };
 
 class Chunk {
@@ -68,8 +75,9 @@ class InputSource {
   virtual bool is_text() const { return false; }
 };
 
-// Opens one input path: a file, or "-" for standard input (CSV unless
-// options.format says otherwise). Format from options.format or the
+// Opens one input: a file path or file:// URI, "-" for standard input (CSV
+// unless options.format says otherwise), or a URI of another scheme, which
+// the adapter registry opens (io/source_registry.h). Format from options.format or the
 // extension (.csv .tsv .jsonl .ndjson .json .parquet .arrow .feather .ipc,
 // with optional .gz/.zst for text formats). `input_index` is stamped on batches.
 Result<std::unique_ptr<InputSource>> OpenInput(const std::string& path, const ReadOptions& options,
@@ -84,7 +92,8 @@ Result<std::unique_ptr<InputSource>> OpenTextStream(std::unique_ptr<ByteStream> 
                                                     int input_index = 0, int64_t total_bytes = -1);
 
 // Expands the command line inputs: directories become their supported files
-// (sorted by name, not recursive into hidden entries), "-" stays. Errors for
+// (sorted by name, not recursive into hidden entries), "-" and URIs of
+// registered adapters stay (file:// URIs become their paths). Errors for
 // missing paths name the path (exit 3).
 Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& paths);
 

@@ -14,6 +14,7 @@ ReadOptions ReadOptionsFromRules(const Plan& plan, int64_t batch_rows) {
   options.quote = source.quote;
   options.batch_rows = batch_rows;
   options.json_columns = plan.ReferencedColumns();
+  options.where = source.where;
   return options;
 }
 

@@ -92,9 +92,12 @@ Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* sou
       }
     } else if (entry.key == "malformed") {
       RETURN_IF_ERROR(LoadMalformed(ctx, entry, &source->malformed_mostly));
+    } else if (entry.key == "where") {
+      ASSIGN_OR_RETURN(source->where, rules_internal::ReadString(ctx, entry));
+      if (source->where.empty()) return ctx.Error(entry, "expected a SQL condition, got empty text");
     } else {
       return rules_internal::UnknownKey(ctx, entry, {"format", "delimiter", "header", "null_values", "quote",
-                                                     "malformed"});
+                                                     "malformed", "where"});
     }
   }
   return Status::OK();

@@ -190,6 +190,13 @@ TEST(Source, AllKeys) {
   EXPECT_EQ(LoadBody("source: {delimiter: ';'}\n")->source.delimiter, ';');
 }
 
+TEST(Source, Where) {
+  EXPECT_EQ(LoadBody("source: {where: \"amount > 0 AND region = 'eu'\"}\n")->source.where,
+            "amount > 0 AND region = 'eu'");
+  EXPECT_EQ(LoadBody("source: {format: csv}\n")->source.where, "");
+  EXPECT_EQ(BodyError("source: {where: ''}\n"), "r.yaml:3: source.where: expected a SQL condition, got empty text");
+}
+
 TEST(Source, Errors) {
   EXPECT_EQ(BodyError("source:\n  format: xlsx\n"),
             "r.yaml:4: source.format: unknown format 'xlsx' (expected one of: csv, tsv, jsonl, "
@@ -204,7 +211,7 @@ TEST(Source, Errors) {
   EXPECT_EQ(BodyError("source:\n  quote: ''\n"), "r.yaml:4: source.quote: expected one character, found ''");
   EXPECT_EQ(BodyError("source:\n  encoding: utf8\n"),
             "r.yaml:4: source.encoding: unknown key (expected one of: format, delimiter, header, "
-            "null_values, quote, malformed)");
+            "null_values, quote, malformed, where)");
 }
 
 // rules-v1, amended 2026-12-03: `source.malformed.mostly` is the pass rate the

@@ -104,6 +104,9 @@ struct SourceOptions {
   // `malformed: {mostly: ..}`: the pass rate the report's `malformed` check
   // needs (rules-v1, amended 2026-12-03); 1.0 fails on any malformed record.
   double malformed_mostly = 1.0;
+  // `where:` (Griffin's extension): a SQL condition a database source applies
+  // before reading (io/source_registry.h, "filter"); empty: every row.
+  std::string where;
 };
 
 // Names the report gives to checks of its own: `malformed` (unreadable text

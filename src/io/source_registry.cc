@@ -1,0 +1,123 @@
+#include "io/source_registry.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <mutex>
+
+namespace griffin {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, SourceAdapter> adapters;  // by scheme
+};
+
+Registry& TheRegistry() {
+  static Registry& registry = *new Registry();  // never destroyed: openers may run at exit
+  return registry;
+}
+
+// Registers the built-in adapters once (they call RegisterSource).
+void EnsureBuiltins() {
+  static std::once_flag builtins;
+  std::call_once(builtins, [] { RegisterBuiltinSources(); });
+}
+
+bool IsSchemeChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+}
+
+std::string Joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> UriScheme(std::string_view input) {
+  const size_t end = input.find("://");
+  if (end == std::string_view::npos || end == 0) return std::nullopt;
+  if (!std::isalpha(static_cast<unsigned char>(input[0]))) return std::nullopt;
+  std::string scheme;
+  for (size_t i = 0; i < end; ++i) {
+    if (!IsSchemeChar(input[i])) return std::nullopt;
+    scheme += static_cast<char>(std::tolower(static_cast<unsigned char>(input[i])));
+  }
+  return scheme;
+}
+
+void RegisterSource(const std::string& scheme, SourceAdapter adapter) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  registry.adapters[scheme] = std::move(adapter);
+}
+
+std::vector<std::string> RegisteredSourceSchemes() {
+  EnsureBuiltins();
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::vector<std::string> schemes = {"file"};
+  for (const auto& [scheme, adapter] : registry.adapters) schemes.push_back(scheme);
+  std::sort(schemes.begin(), schemes.end());
+  return schemes;
+}
+
+bool IsFileInput(std::string_view input) {
+  std::optional<std::string> scheme = UriScheme(input);
+  return !scheme || *scheme == "file";
+}
+
+Result<std::string> FilePathOf(const std::string& input) {
+  if (!UriScheme(input)) return input;
+  std::string_view rest = std::string_view(input).substr(input.find("://") + 3);
+  if (rest.substr(0, 9) == "localhost") rest.remove_prefix(9);
+  if (rest.empty() || rest[0] != '/')
+    return Status::UsageError(input + ": a file URI names a local path: file:///absolute/path");
+  return std::string(rest);
+}
+
+Result<std::unique_ptr<InputSource>> OpenSource(const std::string& uri, const ReadOptions& options,
+                                                int input_index) {
+  std::optional<std::string> scheme = UriScheme(uri);
+  SourceAdapter adapter;
+  {
+    EnsureBuiltins();
+    Registry& registry = TheRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    auto found = scheme ? registry.adapters.find(*scheme) : registry.adapters.end();
+    if (found != registry.adapters.end()) adapter = found->second;
+  }
+  if (!adapter.open) {
+    return Status::UsageError(RedactUri(uri) + ": unknown input scheme '" + scheme.value_or("") +
+                              "' (known: " + Joined(RegisteredSourceSchemes()) + ")");
+  }
+  if (!options.where.empty() && !adapter.pushdown.filter)
+    return Status::UsageError(RedactUri(uri) + ": this source cannot filter rows (where)");
+  if (!options.query.empty() && !adapter.pushdown.query)
+    return Status::UsageError(RedactUri(uri) + ": this source cannot run a query");
+  return adapter.open(uri, options, input_index);
+}
+
+std::string RedactUri(std::string_view input) {
+  if (!UriScheme(input)) return std::string(input);
+  std::string out(input);
+  // user:password@host
+  const size_t authority = out.find("://") + 3;
+  const size_t authority_end = std::min(out.find_first_of("/?#", authority), out.size());
+  const size_t at = out.rfind('@', authority_end);
+  const size_t colon = out.find(':', authority);
+  if (at != std::string::npos && at >= authority && colon < at)
+    out = out.substr(0, colon + 1) + "***" + out.substr(at);
+  // ?password=... (libpq's parameter)
+  for (size_t from = out.find('?'); from != std::string::npos; from = out.find('&', from + 1)) {
+    if (out.compare(from + 1, 9, "password=") != 0) continue;
+    const size_t value = from + 10;
+    const size_t value_end = std::min(out.find_first_of("&#", value), out.size());
+    out = out.substr(0, value) + "***" + out.substr(value_end);
+  }
+  return out;
+}
+
+}  // namespace griffin
