@@ -69,6 +69,7 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 log.flush.interval.messages=9223372036854775807
+message.max.bytes=16777216
 PROPS
   cat >"$DIR/log4j2.properties" <<PROPS
 rootLogger.level=INFO

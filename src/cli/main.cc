@@ -1,5 +1,5 @@
-// The griffin command line: `griffin validate`, history, show, rules and
-// serve. Thin: parses arguments, calls the library, maps errors to exit codes.
+// The griffin command line: `griffin validate`, history, show, rules, serve
+// and stream. Thin: parses arguments, calls the library, maps errors to exit codes.
 #include <cstdio>
 #include <string>
 
@@ -9,6 +9,7 @@
 #include "cli/serve_command.h"
 #include "cli/standard_streams.h"
 #include "cli/store_commands.h"
+#include "cli/stream_command.h"
 #include "cli/validate_command.h"
 
 #ifndef GRIFFIN_VERSION
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
   CLI::App* rules = griffin::AddRulesCommand(app, &store_args);
   griffin::ServeArgs serve_args;
   CLI::App* serve = griffin::AddServeCommand(app, &serve_args);
+  griffin::StreamArgs stream_args;
+  CLI::App* stream = griffin::AddStreamCommand(app, &stream_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -53,5 +56,6 @@ int main(int argc, char** argv) {
   if (show->parsed()) return griffin::RunShowCommand(store_args);
   if (rules->parsed()) return griffin::RunRulesCommand(store_args);
   if (serve->parsed()) return griffin::RunServeCommand(serve_args);
+  if (stream->parsed()) return griffin::RunStreamCommand(stream_args);
   return griffin::kExitUsage;
 }

@@ -1,6 +1,7 @@
 #include "connectors/kafka/kafka_client.h"
 
 #include <fstream>
+#include <mutex>
 
 namespace griffin::kafka {
 namespace {
@@ -16,11 +17,41 @@ std::string Trim(const std::string& text) {
   return text.substr(begin, end - begin + 1);
 }
 
+std::mutex last_error_mutex;
+std::string last_error;
+
+void KeepClientError(rd_kafka_t*, int, const char* reason, void*) {
+  std::lock_guard<std::mutex> lock(last_error_mutex);
+  last_error = reason;
+}
+
+// librdkafka prints warnings (a coordinator still loading, a broker refusing)
+// that are retried and expected, and the errors a run reports itself in one
+// line: quiet unless the settings ask for its log (log_level or debug).
+void DropLog(const rd_kafka_t*, int, const char*, const char*) {}
+
+bool AsksForLog(const ClientSettings& settings) {
+  for (const ClientSetting& setting : settings) {
+    if (setting.key == "log_level" || setting.key == "debug") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-Result<KafkaHandle> NewKafkaClient(KafkaRole role, const ClientSettings& settings) {
+std::string LastClientError() {
+  std::lock_guard<std::mutex> lock(last_error_mutex);
+  return last_error;
+}
+
+Result<KafkaHandle> NewKafkaClient(KafkaRole role, const ClientSettings& settings, ClientHooks hooks) {
   std::unique_ptr<rd_kafka_conf_t, ConfDeleter> conf(rd_kafka_conf_new());
   char reason[512];
+  rd_kafka_conf_set_error_cb(conf.get(), KeepClientError);
+  if (hooks.delivered != nullptr) rd_kafka_conf_set_dr_msg_cb(conf.get(), hooks.delivered);
+  if (hooks.rebalance != nullptr) rd_kafka_conf_set_rebalance_cb(conf.get(), hooks.rebalance);
+  rd_kafka_conf_set_opaque(conf.get(), hooks.opaque);
+  if (!AsksForLog(settings)) rd_kafka_conf_set_log_cb(conf.get(), DropLog);
   for (const ClientSetting& setting : settings) {
     if (rd_kafka_conf_set(conf.get(), setting.key.c_str(), setting.value.c_str(), reason, sizeof(reason)) !=
         RD_KAFKA_CONF_OK) {

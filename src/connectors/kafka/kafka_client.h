@@ -49,7 +49,23 @@ enum class KafkaRole { kProducer, kConsumer };
 
 // A client of `role` built from `settings`. A consumer's messages are all
 // served by rd_kafka_consumer_poll (its main queue is redirected there).
-Result<KafkaHandle> NewKafkaClient(KafkaRole role, const ClientSettings& settings);
+// librdkafka's own log is dropped unless the settings set log_level or
+// debug; its client errors (a broker that refuses
+// connections, ...) are kept for LastClientError instead of printed.
+// Optional callbacks, each called with `opaque`: `delivered` is a producer's
+// delivery report (rd_kafka_conf_set_dr_msg_cb, from rd_kafka_poll/flush);
+// `rebalance` a consumer's rebalance callback (rd_kafka_conf_set_rebalance_cb,
+// from rd_kafka_consumer_poll), which must assign or unassign itself.
+struct ClientHooks {
+  void (*delivered)(rd_kafka_t*, const rd_kafka_message_t*, void* opaque) = nullptr;
+  void (*rebalance)(rd_kafka_t*, rd_kafka_resp_err_t, rd_kafka_topic_partition_list_t*, void* opaque) = nullptr;
+  void* opaque = nullptr;
+};
+Result<KafkaHandle> NewKafkaClient(KafkaRole role, const ClientSettings& settings, ClientHooks hooks = {});
+
+// The latest error any client of this process reported ("" when none): for
+// the one-line message of a failure that librdkafka only reports as a timeout.
+std::string LastClientError();
 
 // Reads librdkafka properties from a file: `key=value` lines, `#` comments and
 // blank lines ignored, surrounding spaces trimmed. A line without `=` is a

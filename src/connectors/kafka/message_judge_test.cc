@@ -1,0 +1,93 @@
+#include "connectors/kafka/message_judge.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace griffin::kafka {
+namespace {
+
+const char* kRules = R"(griffin: 1
+dataset: t
+columns:
+  id: {type: string, not_null: true}
+  amount: {type: float64, min: 0}
+  note: {type: string, length: {max: 3, severity: warn}}
+)";
+
+std::vector<std::string> Checks(const MessageVerdict& verdict) {
+  std::vector<std::string> checks;
+  for (const RowError& error : verdict.errors) checks.push_back(error.check);
+  return checks;
+}
+
+TEST(MessageJudge, MatchesTheJsonLinesPathMessageForMessage) {
+  auto validator = Validator::FromText(kRules, "<rules>");
+  ASSERT_TRUE(validator.ok()) << validator.status().message();
+  std::vector<std::string> messages = {
+      R"({"id": "a", "amount": 1})",
+      R"({"id": "b", "amount": -2})",
+      R"({"amount": 3})",
+      "not json",
+      "[1, 2]",
+      R"({"id": "c", "amount": 4, "note": "long note"})",
+      "{\"id\": \"d\",\n \"amount\": 5}",    // a line break between tokens: whitespace
+      "{\"id\": \"e\n\", \"amount\": 6}",    // a raw line break in a string
+      "",
+      " \n\t",
+      "{\"id\": \"\xff\", \"amount\": 7}",
+  };
+  std::vector<std::string_view> values(messages.begin(), messages.end());
+  auto judged = JudgeJsonMessages(**validator, values, ValidationOptions{});
+  ASSERT_TRUE(judged.ok()) << judged.status().message();
+  ASSERT_EQ(judged->verdicts.size(), messages.size());
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(Checks(judged->verdicts[0]), Names{});
+  EXPECT_EQ(Checks(judged->verdicts[1]), Names{"amount.min"});
+  EXPECT_EQ(Checks(judged->verdicts[2]), Names{"id.not_null"});
+  EXPECT_EQ(Checks(judged->verdicts[3]), Names{"malformed"});
+  EXPECT_EQ(Checks(judged->verdicts[4]), Names{"malformed"});
+  EXPECT_EQ(Checks(judged->verdicts[5]), Names{});  // warn checks never reject
+  EXPECT_EQ(Checks(judged->verdicts[6]), Names{});
+  EXPECT_EQ(Checks(judged->verdicts[7]), Names{"malformed"});
+  EXPECT_EQ(judged->verdicts[7].errors[0].message, "invalid JSON: a raw line break inside a string");
+  EXPECT_EQ(judged->verdicts[8].errors[0].message, "empty message");
+  EXPECT_EQ(judged->verdicts[9].errors[0].message, "empty message");
+  EXPECT_EQ(Checks(judged->verdicts[10]), Names{"malformed"});
+  EXPECT_NE(judged->verdicts[10].errors[0].message.find("invalid UTF-8"), std::string::npos);
+
+  // The same one-line records as a JSON-lines text: the same bad rows, errors and messages.
+  std::string text;
+  std::vector<size_t> line_messages = {0, 1, 2, 3, 4, 5, 10};
+  for (size_t m : line_messages) text += messages[m] + "\n";
+  auto direct = (*validator)->ValidateText(text, InputFormat::kJsonl, "t.jsonl", ValidationOptions{});
+  ASSERT_TRUE(direct.ok()) << direct.status().message();
+  size_t bad = 0;
+  for (size_t row = 0; row < line_messages.size(); ++row) {
+    const MessageVerdict& verdict = judged->verdicts[line_messages[row]];
+    const bool direct_bad = bad < direct->bad_row_indices.size() && direct->bad_row_indices[bad] == int64_t(row);
+    ASSERT_EQ(!verdict.errors.empty(), direct_bad) << "row " << row;
+    if (!direct_bad) continue;
+    std::vector<RowError> expected(direct->bad_errors.begin() + direct->bad_error_offsets[bad],
+                                   direct->bad_errors.begin() + direct->bad_error_offsets[bad + 1]);
+    ASSERT_EQ(verdict.errors.size(), expected.size()) << "row " << row;
+    for (size_t e = 0; e < expected.size(); ++e) {
+      EXPECT_EQ(verdict.errors[e].check, expected[e].check);
+      EXPECT_EQ(verdict.errors[e].message, expected[e].message);
+    }
+    ++bad;
+  }
+  EXPECT_EQ(bad, direct->bad_row_indices.size());
+}
+
+TEST(MessageJudge, EmptyBatchIsClean) {
+  auto validator = Validator::FromText(kRules, "<rules>");
+  ASSERT_TRUE(validator.ok());
+  auto judged = JudgeJsonMessages(**validator, {}, ValidationOptions{});
+  ASSERT_TRUE(judged.ok()) << judged.status().message();
+  EXPECT_TRUE(judged->verdicts.empty());
+}
+
+}  // namespace
+}  // namespace griffin::kafka

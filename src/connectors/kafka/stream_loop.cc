@@ -1,0 +1,457 @@
+#include "connectors/kafka/stream_loop.h"
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "api/validator.h"
+#include "connectors/kafka/message_judge.h"
+#include "connectors/kafka/stream_headers.h"
+#include "util/sha256.h"
+
+namespace griffin::kafka {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kPollMs = 100;               // idle consumer poll: how fast a stop is seen
+constexpr int kQueueFullWaitMs = 50;       // producer queue full: serve deliveries, then retry
+constexpr int kTransactionStepMs = 10000;  // one call's timeout; retried within commit_timeout_ms
+constexpr int kMaxConsecutiveAborts = 5;   // then the cause is not transient: fail with it
+
+std::string Seconds(int ms) {
+  std::ostringstream out;
+  out << ms / 1000.0;
+  return out.str();
+}
+
+// Delivery failures of the open transaction, filled by the producer's callback.
+struct DeliveryState {
+  rd_kafka_resp_err_t first_error = RD_KAFKA_RESP_ERR_NO_ERROR;
+  std::string first_error_topic;
+};
+
+void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
+  auto* state = static_cast<DeliveryState*>(opaque);
+  if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR && state->first_error == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    state->first_error = message->err;
+    state->first_error_topic = rd_kafka_topic_name(message->rkt);
+  }
+}
+
+// Partitions taken away while a micro-batch is collected: the batch is dropped
+// and read again (by whoever owns each partition now) from the committed offsets.
+struct RebalanceState {
+  bool revoked = false;
+};
+
+void OnRebalance(rd_kafka_t* consumer, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* partitions,
+                 void* opaque) {
+  const bool cooperative = std::string(rd_kafka_rebalance_protocol(consumer)) == "COOPERATIVE";
+  if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+    if (cooperative) {
+      KafkaError(rd_kafka_incremental_assign(consumer, partitions));
+    } else {
+      rd_kafka_assign(consumer, partitions);
+    }
+    return;
+  }
+  static_cast<RebalanceState*>(opaque)->revoked = true;
+  if (cooperative) {
+    KafkaError(rd_kafka_incremental_unassign(consumer, partitions));
+  } else {
+    rd_kafka_assign(consumer, nullptr);
+  }
+}
+
+class StreamRunner {
+ public:
+  StreamRunner(const StreamOptions& options, const std::atomic<bool>& stop) : options_(options), stop_(stop) {}
+
+  Result<StreamTotals> Run() {
+    RETURN_IF_ERROR(Open());
+    while (!stop_.load()) {
+      std::vector<KafkaMessage> batch;
+      RETURN_IF_ERROR(Collect(&batch));
+      if (batch.empty()) continue;
+      RETURN_IF_ERROR(Process(batch));
+    }
+    rd_kafka_consumer_close(consumer_.get());
+    totals_.next_version = next_version_;
+    return totals_;
+  }
+
+ private:
+  Status Open() {
+    ASSIGN_OR_RETURN(validator_, Validator::FromFile(options_.rules_path));
+    std::ifstream rules_file(options_.rules_path, std::ios::binary);
+    std::stringstream rules_text;
+    rules_text << rules_file.rdbuf();
+    rules_sha256_ = Sha256Hex(rules_text.str());
+    transactional_id_ = options_.transactional_id.empty()
+                            ? "griffin-stream." + options_.group + "." + options_.from.topic
+                            : options_.transactional_id;
+
+    ClientSettings consumer_settings = {{"bootstrap.servers", options_.from.bootstrap, ""},
+                                        {"group.id", options_.group, ""},
+                                        {"isolation.level", "read_committed", ""},
+                                        {"enable.auto.commit", "false", ""},
+                                        {"enable.auto.offset.store", "false", ""},
+                                        {"auto.offset.reset", "earliest", ""}};
+    ClientSettings producer_settings = {{"bootstrap.servers", options_.to.bootstrap, ""},
+                                        {"transactional.id", transactional_id_, ""},
+                                        {"transaction.timeout.ms", std::to_string(options_.commit_timeout_ms), ""},
+                                        {"linger.ms", "5", ""},
+                                        // The broker's and the topic's limits decide a record's size.
+                                        {"message.max.bytes", "268435456", ""}};
+    if (options_.dead_letter.bootstrap != options_.to.bootstrap) {
+      return Status::UsageError(options_.dead_letter.text + ": the dead-letter topic must be on the clean topic's " +
+                                "cluster (" + options_.to.bootstrap + "): one transaction writes both");
+    }
+    for (const ClientSetting& setting : options_.client_settings) {
+      consumer_settings.push_back(setting);
+      producer_settings.push_back(setting);
+    }
+    ASSIGN_OR_RETURN(consumer_, NewKafkaClient(KafkaRole::kConsumer, consumer_settings,
+                                               {nullptr, OnRebalance, &rebalance_}));
+    ASSIGN_OR_RETURN(producer_, NewKafkaClient(KafkaRole::kProducer, producer_settings,
+                                               {OnDelivery, nullptr, &delivery_}));
+
+    ASSIGN_OR_RETURN(input_partitions_, PartitionCount(consumer_.get(), options_.from));
+    ASSIGN_OR_RETURN(clean_partitions_, PartitionCount(producer_.get(), options_.to));
+    ASSIGN_OR_RETURN(dead_letter_partitions_, PartitionCount(producer_.get(), options_.dead_letter));
+
+    KafkaError error(rd_kafka_init_transactions(producer_.get(), options_.startup_timeout_ms));
+    if (error) return Status::InputError(DescribeError(options_.to.text + ": starting transactions", error.get()));
+    RETURN_IF_ERROR(RecoverNextVersion());
+
+    PartitionList subscription(rd_kafka_topic_partition_list_new(1));
+    rd_kafka_topic_partition_list_add(subscription.get(), options_.from.topic.c_str(), RD_KAFKA_PARTITION_UA);
+    rd_kafka_resp_err_t err = rd_kafka_subscribe(consumer_.get(), subscription.get());
+    if (err) return Status::InputError(options_.from.text + ": subscribing: " + rd_kafka_err2str(err));
+    return Status::OK();
+  }
+
+  // The topic's partition count, which also proves a broker answers and the topic exists.
+  Result<int> PartitionCount(rd_kafka_t* client, const KafkaUri& uri) {
+    rd_kafka_topic_t* topic = rd_kafka_topic_new(client, uri.topic.c_str(), nullptr);
+    const rd_kafka_metadata_t* metadata = nullptr;
+    rd_kafka_resp_err_t err = rd_kafka_metadata(client, 0, topic, &metadata, options_.startup_timeout_ms);
+    rd_kafka_topic_destroy(topic);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      std::string detail = LastClientError();
+      return Status::InputError(uri.text + ": no Kafka broker answered within " +
+                                Seconds(options_.startup_timeout_ms) + " s (" +
+                                (detail.empty() ? rd_kafka_err2str(err) : detail) + ")");
+    }
+    int count = 0;
+    rd_kafka_resp_err_t topic_err = RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART;
+    for (int t = 0; t < metadata->topic_cnt; ++t) {
+      if (uri.topic == metadata->topics[t].topic) {
+        topic_err = metadata->topics[t].err;
+        count = metadata->topics[t].partition_cnt;
+      }
+    }
+    rd_kafka_metadata_destroy(metadata);
+    if (topic_err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || (topic_err == 0 && count == 0)) {
+      return Status::InputError(uri.text + ": topic '" + uri.topic + "' does not exist");
+    }
+    if (topic_err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Status::InputError(uri.text + ": topic '" + uri.topic + "': " + rd_kafka_err2str(topic_err));
+    }
+    return count;
+  }
+
+  // The next version: the largest one committed with the group's offsets on
+  // any input partition (1 for a new group).
+  Status RecoverNextVersion() {
+    PartitionList partitions(rd_kafka_topic_partition_list_new(input_partitions_));
+    for (int p = 0; p < input_partitions_; ++p) {
+      rd_kafka_topic_partition_list_add(partitions.get(), options_.from.topic.c_str(), p);
+    }
+    rd_kafka_resp_err_t err = rd_kafka_committed(consumer_.get(), partitions.get(), options_.startup_timeout_ms);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Status::InputError(options_.from.text + ": reading group '" + options_.group +
+                                "' committed offsets: " + rd_kafka_err2str(err));
+    }
+    next_version_ = 1;
+    for (int i = 0; i < partitions->cnt; ++i) {
+      const rd_kafka_topic_partition_t& entry = partitions->elems[i];
+      if (entry.metadata == nullptr) continue;
+      std::string_view metadata(static_cast<const char*>(entry.metadata), entry.metadata_size);
+      if (auto version = ParseVersionMetadata(metadata); version && *version > next_version_) next_version_ = *version;
+    }
+    return Status::OK();
+  }
+
+  // Fills `batch` with up to batch_records messages, cut batch_ms after the first.
+  Status Collect(std::vector<KafkaMessage>* batch) {
+    Clock::time_point deadline{};
+    while (static_cast<int64_t>(batch->size()) < options_.batch_records) {
+      if (stop_.load()) break;
+      int timeout_ms = kPollMs;
+      if (!batch->empty()) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) break;
+        timeout_ms = static_cast<int>(std::min<int64_t>(left, kPollMs));
+      }
+      KafkaMessage message(rd_kafka_consumer_poll(consumer_.get(), timeout_ms));
+      if (rebalance_.revoked) {
+        rebalance_.revoked = false;
+        batch->clear();
+        RETURN_IF_ERROR(Rewind());
+        continue;  // this message too: the rewind reads it again
+      }
+      if (!message) {
+        if (batch->empty()) return Status::OK();  // idle: let the caller see a stop
+        continue;
+      }
+      if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        RETURN_IF_ERROR(ConsumerError(message->err, rd_kafka_message_errstr(message.get())));
+        continue;
+      }
+      if (batch->empty()) deadline = Clock::now() + std::chrono::milliseconds(options_.batch_ms);
+      batch->push_back(std::move(message));
+    }
+    return Status::OK();
+  }
+
+  Status ConsumerError(rd_kafka_resp_err_t err, const std::string& reason) {
+    switch (err) {
+      case RD_KAFKA_RESP_ERR__PARTITION_EOF:
+        return Status::OK();
+      case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
+      case RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC:
+      case RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
+        return Status::InputError(options_.from.text + ": topic '" + options_.from.topic + "' is gone: " + reason);
+      case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
+      case RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED:
+        return Status::InputError(options_.from.text + ": " + reason);
+      default:
+        return Status::OK();  // transient (a broker restarting): librdkafka retries
+    }
+  }
+
+  Status Process(const std::vector<KafkaMessage>& batch) {
+    std::vector<std::string_view> values;
+    values.reserve(batch.size());
+    for (const KafkaMessage& message : batch) {
+      values.emplace_back(static_cast<const char*>(message->payload), message->len);
+    }
+    ValidationOptions validation;
+    validation.threads = options_.threads;
+    ASSIGN_OR_RETURN(JudgedBatch judged, JudgeJsonMessages(*validator_, values, validation));
+
+    const int64_t first_version = next_version_;
+    RETURN_IF_ERROR(TransactionCall(rd_kafka_begin_transaction(producer_.get()), "beginning a transaction"));
+    delivery_ = DeliveryState{};
+    int64_t clean = 0;
+    std::map<int32_t, int64_t> next_offsets;  // input partition -> offset after its last record
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const rd_kafka_message_t& message = *batch[i];
+      const MessageVerdict& verdict = judged.verdicts[i];
+      const bool is_clean = verdict.errors.empty();
+      rd_kafka_headers_t* headers = nullptr;
+      rd_kafka_headers_t* original = nullptr;
+      if (rd_kafka_message_headers(&message, &original) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        headers = rd_kafka_headers_copy(original);
+      } else {
+        headers = rd_kafka_headers_new(3);
+      }
+      if (is_clean) {
+        std::string version = std::to_string(next_version_ + clean);
+        rd_kafka_header_add(headers, kVersionHeader, -1, version.data(), version.size());
+        ++clean;
+      } else {
+        std::string errors = ErrorsHeader(verdict.errors);
+        std::string source = SourceHeader(options_.from.topic, message.partition, message.offset);
+        rd_kafka_header_add(headers, kErrorsHeader, -1, errors.data(), errors.size());
+        rd_kafka_header_add(headers, kSourceHeader, -1, source.data(), source.size());
+      }
+      rd_kafka_header_add(headers, kRulesHeader, -1, rules_sha256_.data(), rules_sha256_.size());
+      const KafkaUri& target = is_clean ? options_.to : options_.dead_letter;
+      const int partitions = is_clean ? clean_partitions_ : dead_letter_partitions_;
+      RETURN_IF_ERROR(Produce(target, message.partition % partitions, message, headers));
+      next_offsets[message.partition] = message.offset + 1;
+    }
+    RETURN_IF_ERROR(SendOffsets(next_offsets, next_version_ + clean));
+    Status committed = Commit();
+    if (!committed.ok()) return committed;
+    if (aborted_) {  // the batch is read again from the committed offsets
+      aborted_ = false;
+      next_version_ = first_version;
+      ++totals_.aborted;
+      RETURN_IF_ERROR(PermanentDeliveryError());
+      if (++consecutive_aborts_ > kMaxConsecutiveAborts) {
+        std::string detail = LastClientError();
+        return Status::InputError(options_.to.text + ": " + std::to_string(kMaxConsecutiveAborts) +
+                                  " transactions in a row aborted" + (detail.empty() ? "" : " (" + detail + ")") +
+                                  "; uncommitted records are not visible, a restart continues");
+      }
+      return Rewind();
+    }
+    consecutive_aborts_ = 0;
+    next_version_ += clean;
+    totals_.records_in += static_cast<int64_t>(batch.size());
+    totals_.clean += clean;
+    totals_.dead_letter += static_cast<int64_t>(batch.size()) - clean;
+    ++totals_.transactions;
+    return Status::OK();
+  }
+
+  // Produces one record; waits (serving deliveries) while the producer's queue is full.
+  Status Produce(const KafkaUri& target, int32_t partition, const rd_kafka_message_t& source,
+                 rd_kafka_headers_t* headers) {
+    while (true) {
+      rd_kafka_resp_err_t err = rd_kafka_producev(
+          producer_.get(), RD_KAFKA_V_TOPIC(target.topic.c_str()), RD_KAFKA_V_PARTITION(partition),
+          RD_KAFKA_V_KEY(source.key, source.key_len), RD_KAFKA_V_VALUE(source.payload, source.len),
+          RD_KAFKA_V_HEADERS(headers), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::OK();  // the headers are the producer's now
+      if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+        rd_kafka_poll(producer_.get(), kQueueFullWaitMs);
+        continue;
+      }
+      rd_kafka_headers_destroy(headers);
+      return Status::InputError(target.text + ": writing the record from " +
+                                SourceHeader(options_.from.topic, source.partition, source.offset) + " (" +
+                                std::to_string(source.len) + " bytes): " + rd_kafka_err2str(err));
+    }
+  }
+
+  Status SendOffsets(const std::map<int32_t, int64_t>& next_offsets, int64_t next_version) {
+    PartitionList offsets(rd_kafka_topic_partition_list_new(static_cast<int>(next_offsets.size())));
+    std::string metadata = VersionMetadata(next_version);
+    for (const auto& [partition, offset] : next_offsets) {
+      rd_kafka_topic_partition_t* entry =
+          rd_kafka_topic_partition_list_add(offsets.get(), options_.from.topic.c_str(), partition);
+      entry->offset = offset;
+      entry->metadata = strdup(metadata.c_str());  // freed with the list
+      entry->metadata_size = metadata.size();
+    }
+    rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata(consumer_.get());
+    rd_kafka_error_t* error =
+        rd_kafka_send_offsets_to_transaction(producer_.get(), offsets.get(), group, kTransactionStepMs);
+    rd_kafka_consumer_group_metadata_destroy(group);
+    return TransactionCall(error, "sending the input offsets to the transaction");
+  }
+
+  // Commits, retrying retriable errors until commit_timeout_ms; an abortable
+  // error aborts (aborted_ = true) and returns OK.
+  Status Commit() {
+    if (aborted_) return Abort();
+    const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.commit_timeout_ms);
+    while (true) {
+      KafkaError error(rd_kafka_commit_transaction(producer_.get(), kTransactionStepMs));
+      if (!error) return Status::OK();
+      if (rd_kafka_error_txn_requires_abort(error.get())) return Abort();
+      if (rd_kafka_error_is_fatal(error.get()) || !rd_kafka_error_is_retriable(error.get()) ||
+          Clock::now() >= give_up) {
+        return Fatal("committing a transaction", error.get());
+      }
+    }
+  }
+
+  Status Abort() {
+    aborted_ = true;
+    const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.commit_timeout_ms);
+    while (true) {
+      KafkaError error(rd_kafka_abort_transaction(producer_.get(), kTransactionStepMs));
+      if (!error) return Status::OK();
+      if (rd_kafka_error_is_fatal(error.get()) || !rd_kafka_error_is_retriable(error.get()) ||
+          Clock::now() >= give_up) {
+        return Fatal("aborting a transaction", error.get());
+      }
+    }
+  }
+
+  // A transactional call's error: abortable ones mark the transaction for
+  // abort (and OK is returned, so the batch goes on to its Commit, which aborts).
+  Status TransactionCall(rd_kafka_error_t* raw, const std::string& what) {
+    KafkaError error(raw);
+    if (!error || aborted_) return Status::OK();
+    if (rd_kafka_error_txn_requires_abort(error.get())) {
+      aborted_ = true;
+      return Status::OK();
+    }
+    return Fatal(what, error.get());
+  }
+
+  Status Fatal(const std::string& what, const rd_kafka_error_t* error) {
+    rd_kafka_resp_err_t code = rd_kafka_error_code(error);
+    if (code == RD_KAFKA_RESP_ERR__FENCED || code == RD_KAFKA_RESP_ERR_PRODUCER_FENCED ||
+        code == RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH) {
+      return Status::InputError(options_.to.text + ": fenced: another griffin stream took over transactional id '" +
+                                transactional_id_ + "' (the open transaction is aborted; nothing is lost)");
+    }
+    std::string detail = LastClientError();
+    return Status::InputError(options_.to.text + ": " + DescribeError(what, error) +
+                              (detail.empty() ? "" : " (last client error: " + detail + ")") +
+                              "; uncommitted records are not visible, a restart continues");
+  }
+
+  // A record the output topic will never take: retrying the batch cannot help.
+  Status PermanentDeliveryError() {
+    switch (delivery_.first_error) {
+      case RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE:
+      case RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE:
+      case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
+      case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
+      case RD_KAFKA_RESP_ERR_INVALID_RECORD:
+        return Status::InputError("kafka topic '" + delivery_.first_error_topic +
+                                  "' refused a record: " + rd_kafka_err2str(delivery_.first_error) +
+                                  " (the transaction is aborted; nothing is lost)");
+      default:
+        return Status::OK();
+    }
+  }
+
+  // After an abort: every assigned partition back to its committed offset.
+  Status Rewind() {
+    rd_kafka_topic_partition_list_t* raw = nullptr;
+    rd_kafka_resp_err_t err = rd_kafka_assignment(consumer_.get(), &raw);
+    PartitionList assignment(raw);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Status::InputError(options_.from.text + ": reading the assignment: " + rd_kafka_err2str(err));
+    }
+    if (assignment->cnt == 0) return Status::OK();
+    err = rd_kafka_committed(consumer_.get(), assignment.get(), options_.commit_timeout_ms);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Status::InputError(options_.from.text + ": reading committed offsets: " + rd_kafka_err2str(err));
+    }
+    for (int i = 0; i < assignment->cnt; ++i) {
+      if (assignment->elems[i].offset < 0) assignment->elems[i].offset = RD_KAFKA_OFFSET_BEGINNING;
+    }
+    KafkaError error(rd_kafka_seek_partitions(consumer_.get(), assignment.get(), options_.commit_timeout_ms));
+    if (error) return Status::InputError(DescribeError(options_.from.text + ": rewinding", error.get()));
+    return Status::OK();
+  }
+
+  const StreamOptions& options_;
+  const std::atomic<bool>& stop_;
+  std::shared_ptr<const Validator> validator_;
+  std::string rules_sha256_, transactional_id_;
+  DeliveryState delivery_;
+  RebalanceState rebalance_;
+  KafkaHandle consumer_, producer_;
+  int input_partitions_ = 0, clean_partitions_ = 0, dead_letter_partitions_ = 0;
+  int64_t next_version_ = 1;
+  bool aborted_ = false;
+  int consecutive_aborts_ = 0;
+  StreamTotals totals_;
+};
+
+}  // namespace
+
+Result<StreamTotals> RunStream(const StreamOptions& options, const std::atomic<bool>& stop_requested) {
+  if (options.batch_records < 1) return Status::UsageError("--batch-records: must be at least 1");
+  if (options.batch_ms < 1) return Status::UsageError("--batch-ms: must be at least 1");
+  StreamRunner runner(options, stop_requested);
+  return runner.Run();
+}
+
+}  // namespace griffin::kafka

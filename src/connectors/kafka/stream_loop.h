@@ -1,0 +1,59 @@
+// `griffin stream`'s engine: validates a Kafka topic into a clean topic and a
+// dead-letter topic, exactly once, with Kafka transactions.
+//
+//   StreamOptions options = ...;                  // rules, topics, group, settings
+//   std::atomic<bool> stop{false};                // set by SIGTERM
+//   Result<StreamTotals> totals = RunStream(options, stop);
+//
+// The loop (consume, validate, produce): a micro-batch is cut when it holds
+// `batch_records` messages, or `batch_ms` after its first message arrived,
+// whichever comes first (or when a stop is requested). Its messages are judged
+// (message_judge.h); in one transaction each is written to the clean or the
+// dead-letter topic (stream_headers.h) and the consumer's next offsets (with
+// the next version number in their metadata) are sent to the transaction;
+// then it commits. An input partition's records go to the same partition
+// number (modulo the output's partition count), so each output keeps the
+// input's partition order.
+//
+// Failures: an abortable error aborts the transaction, rewinds the consumer to
+// the committed offsets and goes on; a transaction that cannot commit within
+// `commit_timeout_ms` (a broker down), a fenced producer (another validator
+// with the same transactional id) or any fatal error returns an InputError:
+// nothing uncommitted is visible to read_committed readers, so a restart
+// continues without loss or duplicates. A stop request finishes the open
+// batch, commits it and returns OK.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "connectors/kafka/kafka_client.h"
+#include "connectors/kafka/kafka_uri.h"
+#include "util/status.h"
+
+namespace griffin::kafka {
+
+struct StreamOptions {
+  std::string rules_path;
+  KafkaUri from, to, dead_letter;
+  std::string group;
+  ClientSettings client_settings;  // --config: applied after Griffin's own, so they win
+  int64_t batch_records = 10000;
+  int64_t batch_ms = 100;
+  int threads = 1;                 // engine threads per micro-batch
+  std::string transactional_id;    // empty: "griffin-stream." + group + "." + input topic
+  int startup_timeout_ms = 15000;  // a broker answering and the topics' metadata, at start
+  int commit_timeout_ms = 60000;   // one transaction's commit, retries included
+};
+
+struct StreamTotals {
+  int64_t records_in = 0, clean = 0, dead_letter = 0;
+  int64_t transactions = 0, aborted = 0;
+  int64_t next_version = 1;
+};
+
+Result<StreamTotals> RunStream(const StreamOptions& options, const std::atomic<bool>& stop_requested);
+
+}  // namespace griffin::kafka
