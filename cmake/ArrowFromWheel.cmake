@@ -2,7 +2,7 @@
 # pinned pyarrow wheel (no CMake/pkg-config files are shipped with it).
 # Input: GRIFFIN_PYTHON, the interpreter of the project venv.
 # Output: Arrow::arrow Arrow::compute Arrow::parquet Arrow::dataset Arrow::acero
-#         Arrow::flight, and GRIFFIN_ARROW_LIB_DIR (used for RPATH).
+#         Arrow::flight Arrow::s3, and GRIFFIN_ARROW_LIB_DIR (used for RPATH).
 execute_process(
   COMMAND "${GRIFFIN_PYTHON}" -c
     "import pyarrow as pa; print(pa.__version__); print(pa.get_include()); print(pa.get_library_dirs()[0])"
@@ -32,5 +32,7 @@ griffin_import_arrow(Arrow::parquet libparquet)
 griffin_import_arrow(Arrow::acero libarrow_acero)
 griffin_import_arrow(Arrow::dataset libarrow_dataset)
 griffin_import_arrow(Arrow::flight libarrow_flight)
+griffin_import_arrow(Arrow::s3 libarrow_s3)  # S3FileSystem (AWS SDK inside); GCS is in libarrow
 set_property(TARGET Arrow::compute PROPERTY INTERFACE_LINK_LIBRARIES Arrow::arrow)
 set_property(TARGET Arrow::parquet PROPERTY INTERFACE_LINK_LIBRARIES Arrow::arrow)
+set_property(TARGET Arrow::s3 PROPERTY INTERFACE_LINK_LIBRARIES Arrow::arrow)

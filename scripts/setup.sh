@@ -62,6 +62,10 @@ bench/fetch_deequ.sh >/dev/null
 # outside the clone; scripts/kafka_test_cluster.sh runs it).
 scripts/setup_kafka.sh >/dev/null
 
+# moto's S3 server for the object store tests (its own pinned venv, cached
+# outside the clone; the tests start and stop it).
+scripts/setup_objectstore.sh >/dev/null
+
 BUILD_DIR=${BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <random>
 
+#include "io/source_registry.h"
 #include "report/json_writer.h"
 #include "util/value_parse.h"
 
@@ -39,7 +40,13 @@ std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, 
     InputLineage input;
     input.path = paths[i];
     struct stat info {};
-    if (paths[i] != "-" && ::stat(paths[i].c_str(), &info) == 0) {
+    if (!IsFileInput(paths[i])) {  // a URI: what its adapter says identifies it
+      if (std::optional<SourceIdentity> identity = DescribeSource(paths[i])) {
+        input.size = identity->size;
+        input.mtime_ns = identity->mtime_ns;
+        input.etag = identity->etag;
+      }
+    } else if (paths[i] != "-" && ::stat(paths[i].c_str(), &info) == 0) {
       input.size = info.st_size;
       input.mtime_ns = static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
     }

@@ -172,16 +172,27 @@ Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenRandomAccess(const std:
   return std::shared_ptr<arrow::io::RandomAccessFile>(*file);
 }
 
-Result<std::unique_ptr<InputSource>> OpenParquetImpl(const std::string& path,
-                                                     const ReadOptions& options, int input_index) {
-  ASSIGN_OR_RETURN(auto file, OpenRandomAccess(path, /*memory_map=*/false));
+// `path` names the input in messages ("-": standard input, whose size is unknown).
+Result<std::unique_ptr<InputSource>> OpenParquetFrom(const std::string& path,
+                                                     std::shared_ptr<arrow::io::RandomAccessFile> file,
+                                                     const ReadOptions& options, int input_index,
+                                                     bool pre_buffer) {
   auto size = file->GetSize();
   if (!size.ok()) return FromArrow(path, size.status());
   parquet::ArrowReaderProperties properties;
   properties.set_batch_size(std::max<int64_t>(1, options.batch_rows));
   properties.set_use_threads(false);
+  parquet::ReaderProperties reader_properties = parquet::default_reader_properties();
+  if (pre_buffer) {
+    // A remote file: each row group's column chunks are fetched in a few
+    // coalesced requests, issued ahead of decoding; the buffered stream keeps
+    // memory to about one row group.
+    properties.set_pre_buffer(true);
+    properties.set_cache_options(arrow::io::CacheOptions::LazyDefaults());
+    reader_properties.enable_buffered_stream();
+  }
   parquet::arrow::FileReaderBuilder builder;
-  arrow::Status status = builder.Open(file);
+  arrow::Status status = builder.Open(file, reader_properties);
   if (!status.ok()) return FromArrow(path, status);
   builder.properties(properties);
   auto reader = builder.Build();
@@ -260,6 +271,12 @@ Result<std::unique_ptr<InputSource>> OpenArrowIpcFrom(const std::string& path,
       options, input_index));
 }
 
+Result<std::unique_ptr<InputSource>> OpenParquetImpl(const std::string& path,
+                                                     const ReadOptions& options, int input_index) {
+  ASSIGN_OR_RETURN(auto file, OpenRandomAccess(path, /*memory_map=*/false));
+  return OpenParquetFrom(path, std::move(file), options, input_index, /*pre_buffer=*/false);
+}
+
 Result<std::unique_ptr<InputSource>> OpenArrowIpcImpl(const std::string& path,
                                                       const ReadOptions& options, int input_index) {
   if (path == "-") return OpenArrowIpcFrom(path, nullptr, std::make_shared<arrow::io::StdinStream>(), options, input_index);
@@ -315,6 +332,26 @@ Result<std::unique_ptr<InputSource>> OpenArrowIpcSource(const std::string& path,
     return OpenArrowIpcImpl(path, options, input_index);
   } catch (const std::exception& e) {
     return Status::InputError(DisplayName(path) + ": " + e.what());
+  }
+}
+
+Result<std::unique_ptr<InputSource>> OpenParquetFile(std::shared_ptr<arrow::io::RandomAccessFile> file,
+                                                     const std::string& name, const ReadOptions& options,
+                                                     int input_index) {
+  try {
+    return OpenParquetFrom(name, std::move(file), options, input_index, /*pre_buffer=*/true);
+  } catch (const std::exception& e) {
+    return Status::InputError(name + ": " + e.what());
+  }
+}
+
+Result<std::unique_ptr<InputSource>> OpenArrowIpcFile(std::shared_ptr<arrow::io::RandomAccessFile> file,
+                                                      const std::string& name, const ReadOptions& options,
+                                                      int input_index) {
+  try {
+    return OpenArrowIpcFrom(name, std::move(file), nullptr, options, input_index);
+  } catch (const std::exception& e) {
+    return Status::InputError(name + ": " + e.what());
   }
 }
 

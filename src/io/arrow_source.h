@@ -13,6 +13,7 @@
 #include <string>
 
 #include <arrow/buffer.h>
+#include <arrow/io/interfaces.h>
 #include <arrow/record_batch.h>
 
 #include "io/batch.h"
@@ -29,6 +30,17 @@ Result<std::unique_ptr<InputSource>> OpenParquetSource(const std::string& path,
                                                        const ReadOptions& options, int input_index);
 Result<std::unique_ptr<InputSource>> OpenArrowIpcSource(const std::string& path,
                                                         const ReadOptions& options, int input_index);
+
+// A Parquet or Arrow IPC file behind an Arrow RandomAccessFile that is remote
+// (an object in a store): Parquet row groups are pre-buffered (coalesced
+// reads issued ahead of decoding; memory about one row group). `name`
+// stands for the input in messages.
+Result<std::unique_ptr<InputSource>> OpenParquetFile(std::shared_ptr<arrow::io::RandomAccessFile> file,
+                                                     const std::string& name, const ReadOptions& options,
+                                                     int input_index);
+Result<std::unique_ptr<InputSource>> OpenArrowIpcFile(std::shared_ptr<arrow::io::RandomAccessFile> file,
+                                                      const std::string& name, const ReadOptions& options,
+                                                      int input_index);
 
 // Arrow IPC bytes already in memory (the file or stream format, told by the
 // magic bytes), read in place; `name` stands for them in messages.

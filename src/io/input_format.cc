@@ -45,6 +45,24 @@ std::optional<DetectedFormat> DetectInputFormat(std::string_view path) {
   return std::nullopt;
 }
 
+Result<DetectedFormat> ResolveInputFormat(const std::string& name, const ReadOptions& options) {
+  std::optional<DetectedFormat> detected = DetectInputFormat(name);
+  DetectedFormat resolved;
+  if (detected) resolved = *detected;
+  if (options.format) {
+    resolved.format = *options.format;
+  } else if (!detected) {
+    return Status::InputError(name + ": unknown input format (expected one of .csv .tsv .jsonl "
+                              ".ndjson .json .parquet .arrow .feather .ipc, optionally .gz/.zst "
+                              "for text, or --input-format csv|tsv|jsonl|json|parquet|arrow)");
+  }
+  if ((resolved.format == InputFormat::kParquet || resolved.format == InputFormat::kArrow) &&
+      resolved.compression != Compression::kNone)
+    return Status::InputError(name + ": compressed " + InputFormatName(resolved.format) +
+                              " files are not supported");
+  return resolved;
+}
+
 std::optional<InputFormat> ParseInputFormatName(std::string_view name) {
   if (name == "csv") return InputFormat::kCsv;
   if (name == "tsv") return InputFormat::kTsv;

@@ -96,26 +96,14 @@ Result<std::unique_ptr<InputSource>> OpenInput(const std::string& input, const R
                               "database source such as sqlite:///path.db?table=name");
   ASSIGN_OR_RETURN(const std::string path, FilePathOf(input));
   const bool is_stdin = path == "-";
-  std::optional<DetectedFormat> detected = DetectInputFormat(path);
-  InputFormat format;
-  Compression compression = Compression::kNone;
-  if (detected) compression = detected->compression;
-  if (options.format) {
-    format = *options.format;
-  } else if (is_stdin) {
-    format = InputFormat::kCsv;
-  } else if (detected) {
-    format = detected->format;
-  } else {
-    return Status::InputError(path + ": unknown input format (expected one of .csv .tsv .jsonl "
-                              ".ndjson .json .parquet .arrow .feather .ipc, optionally .gz/.zst "
-                              "for text, or --input-format csv|tsv|jsonl|json|parquet|arrow)");
+  DetectedFormat detected{InputFormat::kCsv, Compression::kNone};  // stdin: CSV unless told
+  if (!is_stdin || options.format) {
+    ASSIGN_OR_RETURN(detected, ResolveInputFormat(path, options));
   }
+  const InputFormat format = detected.format;
+  const Compression compression = detected.compression;
   const std::string name = is_stdin ? "<stdin>" : path;
   if (format == InputFormat::kParquet || format == InputFormat::kArrow) {
-    if (compression != Compression::kNone)
-      return Status::InputError(name + ": compressed " + InputFormatName(format) +
-                                " files are not supported");
     return format == InputFormat::kParquet ? OpenParquetSource(path, options, input_index)
                                            : OpenArrowIpcSource(path, options, input_index);
   }
@@ -150,8 +138,13 @@ Result<std::unique_ptr<InputSource>> OpenTextStream(std::unique_ptr<ByteStream> 
 Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
   for (const std::string& input : paths) {
-    if (input == "-" || !IsFileInput(input)) {  // a URI is its adapter's to check
+    if (input == "-") {
       out.push_back(input);
+      continue;
+    }
+    if (!IsFileInput(input)) {  // a URI is its adapter's to check and expand (a prefix: its objects)
+      ASSIGN_OR_RETURN(std::vector<std::string> expanded, ExpandSource(input));
+      out.insert(out.end(), expanded.begin(), expanded.end());
       continue;
     }
     ASSIGN_OR_RETURN(const std::string path, FilePathOf(input));

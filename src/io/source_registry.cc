@@ -34,6 +34,22 @@ std::string Joined(const std::vector<std::string>& names) {
   return out;
 }
 
+Status UnknownScheme(const std::string& uri) {
+  return Status::UsageError(RedactUri(uri) + ": unknown input scheme '" + UriScheme(uri).value_or("") +
+                            "' (known: " + Joined(RegisteredSourceSchemes()) + ")");
+}
+
+// The adapter of `uri`'s scheme (a copy: openers run without the lock), or
+// one with no functions when none is registered.
+SourceAdapter AdapterOf(std::string_view uri) {
+  std::optional<std::string> scheme = UriScheme(uri);
+  EnsureBuiltins();
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto found = scheme ? registry.adapters.find(*scheme) : registry.adapters.end();
+  return found == registry.adapters.end() ? SourceAdapter() : found->second;
+}
+
 }  // namespace
 
 std::optional<std::string> UriScheme(std::string_view input) {
@@ -80,24 +96,39 @@ Result<std::string> FilePathOf(const std::string& input) {
 
 Result<std::unique_ptr<InputSource>> OpenSource(const std::string& uri, const ReadOptions& options,
                                                 int input_index) {
-  std::optional<std::string> scheme = UriScheme(uri);
-  SourceAdapter adapter;
-  {
-    EnsureBuiltins();
-    Registry& registry = TheRegistry();
-    std::lock_guard<std::mutex> lock(registry.mutex);
-    auto found = scheme ? registry.adapters.find(*scheme) : registry.adapters.end();
-    if (found != registry.adapters.end()) adapter = found->second;
-  }
-  if (!adapter.open) {
-    return Status::UsageError(RedactUri(uri) + ": unknown input scheme '" + scheme.value_or("") +
-                              "' (known: " + Joined(RegisteredSourceSchemes()) + ")");
-  }
+  const SourceAdapter adapter = AdapterOf(uri);
+  if (!adapter.open) return UnknownScheme(uri);
   if (!options.where.empty() && !adapter.pushdown.filter)
     return Status::UsageError(RedactUri(uri) + ": this source cannot filter rows (where)");
   if (!options.query.empty() && !adapter.pushdown.query)
     return Status::UsageError(RedactUri(uri) + ": this source cannot run a query");
   return adapter.open(uri, options, input_index);
+}
+
+Result<std::vector<std::string>> ExpandSource(const std::string& uri) {
+  const SourceAdapter adapter = AdapterOf(uri);
+  if (!adapter.open) return UnknownScheme(uri);
+  if (!adapter.expand) return std::vector<std::string>{uri};
+  return adapter.expand(uri);
+}
+
+std::optional<SourceIdentity> DescribeSource(const std::string& uri) {
+  const SourceAdapter adapter = AdapterOf(uri);
+  if (!adapter.describe) return std::nullopt;
+  Result<SourceIdentity> identity = adapter.describe(uri);
+  if (!identity.ok()) return std::nullopt;
+  return *identity;
+}
+
+bool IsOutputObjectUri(std::string_view path) {
+  return UriScheme(path) && AdapterOf(path).open_output != nullptr;
+}
+
+Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri) {
+  const SourceAdapter adapter = AdapterOf(uri);
+  if (!adapter.open_output)
+    return Status::UsageError(RedactUri(uri) + ": outputs cannot be written to this scheme");
+  return adapter.open_output(uri);
 }
 
 std::string RedactUri(std::string_view input) {

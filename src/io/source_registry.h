@@ -23,6 +23,16 @@
 //            read at all, so they are not in the report);
 //   query    it reads the result of ReadOptions::query instead of a table.
 //
+// An adapter may also (each optional: an empty function means it does not):
+//   expand       say which inputs a URI stands for: a prefix of an object store
+//                becomes its objects, as a local folder becomes its files
+//                (ExpandInputs); without it a URI stands for itself;
+//   describe     give the identity of what a URI names (size, modification
+//                time, ETag or generation) for the run store's lineage and the
+//                schema snapshot cache;
+//   open_output  write an output (--clean, --quarantine) as an OutputObject,
+//                which appears whole at its commit or not at all.
+//
 // Built-in adapters register themselves on first use of the registry, in
 // RegisterBuiltinSources (src/connectors/builtin_sources.cc): the one place a
 // new adapter adds a line. Tests may RegisterSource their own schemes.
@@ -37,6 +47,7 @@
 #include <vector>
 
 #include "io/input_source.h"
+#include "io/output_object.h"
 #include "util/status.h"
 
 namespace griffin {
@@ -50,10 +61,24 @@ struct SourcePushdown {
 using SourceOpener = std::function<Result<std::unique_ptr<InputSource>>(
     const std::string& uri, const ReadOptions& options, int input_index)>;
 
+// What a store says identifies one version of an input.
+struct SourceIdentity {
+  int64_t size = -1;      // bytes, -1 unknown
+  int64_t mtime_ns = -1;  // last modified, -1 unknown
+  std::string etag;       // S3 ETag, GCS generation; empty when none
+};
+
+using SourceExpander = std::function<Result<std::vector<std::string>>(const std::string& uri)>;
+using SourceDescriber = std::function<Result<SourceIdentity>(const std::string& uri)>;
+using OutputOpener = std::function<Result<std::unique_ptr<OutputObject>>(const std::string& uri)>;
+
 struct SourceAdapter {
   SourceOpener open;
   SourcePushdown pushdown;
   std::string example;  // a URI that shows the form, for help and errors
+  SourceExpander expand = nullptr;
+  SourceDescriber describe = nullptr;
+  OutputOpener open_output = nullptr;
 };
 
 // The scheme of a URI, lowercased, or nullopt for a path ("-", "x.csv",
@@ -79,6 +104,22 @@ Result<std::string> FilePathOf(const std::string& input);
 // ::query on a source that cannot apply them is a UsageError.
 Result<std::unique_ptr<InputSource>> OpenSource(const std::string& uri, const ReadOptions& options,
                                                 int input_index);
+
+// The inputs a URI of a registered scheme stands for (its adapter's expand,
+// else the URI itself). An unknown scheme is OpenSource's UsageError.
+Result<std::vector<std::string>> ExpandSource(const std::string& uri);
+
+// The identity of what a URI names, when its adapter can describe it;
+// nullopt otherwise (or when the store cannot say now: lineage is best effort).
+std::optional<SourceIdentity> DescribeSource(const std::string& uri);
+
+// True when `path` is a URI whose adapter writes outputs (s3://, gs://).
+bool IsOutputObjectUri(std::string_view path);
+
+// Starts writing the output `uri` names through its adapter. Errors name the
+// URI: a malformed URI or a prefix (UsageError), a missing bucket or refused
+// credentials (InputError).
+Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri);
 
 // `input` as messages and reports show it: a URI's password (the text between
 // "user:" and "@" before the host) becomes "***"; a path is unchanged.

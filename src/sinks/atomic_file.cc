@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 
+#include "io/source_registry.h"
 #include "util/sha256.h"
 
 namespace griffin {
@@ -79,6 +80,10 @@ std::string AtomicFileTempPrefix(const std::string& final_path) {
 }
 
 Result<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& final_path) {
+  if (IsOutputObjectUri(final_path)) {
+    ASSIGN_OR_RETURN(std::unique_ptr<OutputObject> object, OpenOutputObject(final_path));
+    return std::unique_ptr<AtomicFile>(new AtomicFile(final_path, std::move(object)));
+  }
   auto [dir, name] = SplitPath(final_path);
   if (name.empty()) return Status::InputError(final_path + ": output path names a directory");
   struct stat st;
@@ -100,45 +105,62 @@ AtomicFile::AtomicFile(std::string final_path, std::string temp_path, int fd)
   buffer_.reserve(kBufferBytes);
 }
 
+AtomicFile::AtomicFile(std::string final_path, std::unique_ptr<OutputObject> object)
+    : final_path_(std::move(final_path)), object_(std::move(object)) {
+  buffer_.reserve(kBufferBytes);
+}
+
 AtomicFile::~AtomicFile() { Abort(); }
+
+Status AtomicFile::WriteOut(std::string_view bytes) {
+  hash_.Update(bytes);  // hashed as written: no read-back of a large file
+  if (object_ != nullptr) return object_->Write(bytes);
+  Status status = WriteAll(fd_, bytes.data(), bytes.size());
+  if (!status.ok()) return Status::InputError(final_path_ + ": write failed: " + status.message());
+  return Status::OK();
+}
 
 Status AtomicFile::IoError(const std::string& what, int error_number) const {
   return Status::InputError(final_path_ + ": " + what + ": " + std::strerror(error_number));
 }
 
 Status AtomicFile::Append(std::string_view bytes) {
-  if (fd_ < 0) return Status::Internal(final_path_ + ": append after the file was closed");
+  if (!open_) return Status::Internal(final_path_ + ": append after the file was closed");
   bytes_written_ += static_cast<int64_t>(bytes.size());
   if (buffer_.size() + bytes.size() <= kBufferBytes) {
     buffer_.append(bytes);
     return Status::OK();
   }
   RETURN_IF_ERROR(Flush());
-  if (bytes.size() >= kBufferBytes) {
-    hash_.Update(bytes);
-    Status status = WriteAll(fd_, bytes.data(), bytes.size());
-    if (!status.ok()) return Status::InputError(final_path_ + ": write failed: " + status.message());
-    return Status::OK();
-  }
+  if (bytes.size() >= kBufferBytes) return WriteOut(bytes);
   buffer_.append(bytes);
   return Status::OK();
 }
 
 Status AtomicFile::Flush() {
   if (buffer_.empty()) return Status::OK();
-  hash_.Update(buffer_);  // hashed as written: no read-back of a large file
-  Status status = WriteAll(fd_, buffer_.data(), buffer_.size());
+  Status status = WriteOut(buffer_);
   buffer_.clear();
-  if (!status.ok()) return Status::InputError(final_path_ + ": write failed: " + status.message());
-  return Status::OK();
+  return status;
 }
 
 Result<AtomicFile::Committed> AtomicFile::Commit() {
-  if (fd_ < 0) return Status::Internal(final_path_ + ": commit after the file was closed");
+  if (!open_) return Status::Internal(final_path_ + ": commit after the file was closed");
   Status flushed = Flush();
   if (!flushed.ok()) {
     Abort();
     return flushed;
+  }
+  if (object_ != nullptr) {
+    open_ = false;
+    Result<CommittedObject> committed = object_->Commit();
+    object_.reset();
+    if (!committed.ok()) return committed.status();
+    Committed done;
+    done.bytes = bytes_written_;
+    done.sha256 = hash_.FinishHex();
+    done.etag = committed->etag;
+    return done;
   }
   if (::fsync(fd_) != 0) {
     Status error = IoError("fsync failed", errno);
@@ -148,6 +170,7 @@ Result<AtomicFile::Committed> AtomicFile::Commit() {
   std::string hash = hash_.FinishHex();
   ::close(fd_);
   fd_ = -1;
+  open_ = false;
   if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
     Status error = IoError("cannot rename " + temp_path_ + " to its final name", errno);
     ::unlink(temp_path_.c_str());
@@ -169,6 +192,11 @@ Result<AtomicFile::Committed> AtomicFile::Commit() {
 }
 
 void AtomicFile::Abort() {
+  open_ = false;
+  if (object_ != nullptr) {
+    object_->Abort();
+    object_.reset();
+  }
   if (fd_ >= 0) {
     ::close(fd_);
     fd_ = -1;

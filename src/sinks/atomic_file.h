@@ -11,6 +11,11 @@
 //   RETURN_IF_ERROR(file->Append("a,b\n"));
 //   ASSIGN_OR_RETURN(AtomicFile::Committed done, file->Commit());
 //
+// A final path that is a URI of a store that can write (s3://, gs://; see
+// io/output_object.h) has no temporary file: the bytes go to an upload that
+// Commit() completes and Abort() aborts, so there too the object appears
+// whole or not at all.
+//
 // Not thread-safe: one writer.
 #pragma once
 
@@ -19,6 +24,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/output_object.h"
 #include "util/sha256.h"
 #include "util/status.h"
 
@@ -29,6 +35,7 @@ class AtomicFile {
   struct Committed {
     int64_t bytes = 0;
     std::string sha256;  // hex sha256 of the file's bytes
+    std::string etag;    // an object's ETag or generation; empty for a local file
   };
 
   // Errors: the directory is missing or not writable, or the final path is a
@@ -57,12 +64,16 @@ class AtomicFile {
 
  private:
   AtomicFile(std::string final_path, std::string temp_path, int fd);
+  AtomicFile(std::string final_path, std::unique_ptr<OutputObject> object);
+  Status WriteOut(std::string_view bytes);
   Status Flush();
   Status IoError(const std::string& what, int error_number) const;
 
   std::string final_path_;
   std::string temp_path_;
   int fd_ = -1;
+  std::unique_ptr<OutputObject> object_;  // instead of fd_ for a URI
+  bool open_ = true;
   std::string buffer_;
   Sha256Stream hash_;  // of every byte written, in order
   int64_t bytes_written_ = 0;

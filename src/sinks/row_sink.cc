@@ -1,13 +1,16 @@
 #include "sinks/row_sink.h"
 
 #include "io/input_format.h"
+#include "io/source_registry.h"
 #include "sinks/file_row_sink.h"
 
 namespace griffin {
 
 Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind kind, const SinkOptions& options) {
   const char* flag = kind == SinkKind::kClean ? "--clean" : "--quarantine";
-  std::optional<DetectedFormat> detected = DetectInputFormat(path);
+  // An object URI's format is its key's extension, before any ?endpoint=...
+  std::optional<DetectedFormat> detected =
+      DetectInputFormat(IsOutputObjectUri(path) ? std::string_view(path).substr(0, path.find('?')) : path);
   if (detected && detected->compression != Compression::kNone)
     return Status::UsageError(std::string(flag) + " " + path + ": compressed outputs are not supported");
   if (!detected)

@@ -1,0 +1,34 @@
+// An output that appears whole or not at all, on a system other than the local
+// filesystem: an object in a store written by a multipart or resumable upload.
+// AtomicFile (sinks/atomic_file.h) writes through one when its final path is a
+// URI whose adapter can write (io/source_registry.h).
+//
+// Contract: the object is visible to readers only after Commit() returns OK;
+// Abort(), or destruction without Commit(), leaves nothing (an upload that a
+// killed process never completes is never an object either).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "util/status.h"
+
+namespace griffin {
+
+struct CommittedObject {
+  int64_t size = -1;
+  std::string etag;  // the store's identity of this version (S3 ETag, GCS generation)
+};
+
+class OutputObject {
+ public:
+  virtual ~OutputObject() = default;
+  // Errors are InputErrors naming the URI; after one, only Abort() is useful.
+  virtual Status Write(std::string_view bytes) = 0;
+  virtual Result<CommittedObject> Commit() = 0;
+  // Idempotent; a no-op after Commit.
+  virtual void Abort() = 0;
+};
+
+}  // namespace griffin
