@@ -8,9 +8,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <random>
 
 #include "io/source_registry.h"
+#include "util/random_hex.h"
 #include "util/sha256.h"
 
 namespace griffin {
@@ -24,15 +24,6 @@ std::pair<std::string, std::string> SplitPath(const std::string& path) {
   if (slash == std::string::npos) return {".", path};
   if (slash == 0) return {"/", path.substr(1)};
   return {path.substr(0, slash), path.substr(slash + 1)};
-}
-
-std::string RandomSuffix() {
-  std::random_device device;
-  uint64_t value = (uint64_t{device()} << 32) ^ device();
-  static const char kHex[] = "0123456789abcdef";
-  std::string text;
-  for (int i = 0; i < 12; ++i) text += kHex[(value >> (4 * i)) & 15];
-  return text;
 }
 
 Status WriteAll(int fd, const char* data, size_t size) {
@@ -92,7 +83,7 @@ Result<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& final_
   RemoveStaleTempFiles(dir, "." + name + ".tmp-");
   const std::string prefix = AtomicFileTempPrefix(final_path) + std::to_string(::getpid()) + "-";
   for (int attempt = 0;; ++attempt) {
-    std::string temp_path = prefix + RandomSuffix();
+    std::string temp_path = prefix + RandomHex();
     int fd = ::open(temp_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return std::unique_ptr<AtomicFile>(new AtomicFile(final_path, std::move(temp_path), fd));
     if (errno == EEXIST && attempt < 8) continue;

@@ -1,12 +1,14 @@
 """Real object store servers for the tests, started and stopped by the tests.
 
-moto's S3 server (PyPI moto[server], installed by scripts/setup_objectstore.sh
-into a cache outside the clone) listens on 127.0.0.1 and a free port. The
+moto's S3 server (PyPI moto[server]) and fake-gcs-server (a Go module), installed
+by scripts/setup_objectstore.sh into a cache outside the clone, listen on
+127.0.0.1 and a free port. `gcs_server` is like `s3_server` below. The
 fixture `s3_server` yields an S3Server whose `fs` is a pyarrow S3FileSystem on it
 (for putting and reading objects) and whose `env` is what a griffin process
 needs to reach it (credentials in the environment, as the AWS chain reads them).
 """
 import contextlib
+import datetime
 import os
 import pathlib
 import socket
@@ -28,12 +30,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def moto_program():
+def server_program(name):
+    """The path of `name` (moto_server, fake-gcs-server) as scripts/setup_objectstore.sh installed it."""
     done = subprocess.run([str(REPO / "scripts" / "setup_objectstore.sh")], capture_output=True, text=True,
-                          timeout=900)
+                          timeout=1800)
     if done.returncode != 0:
         pytest.fail(f"scripts/setup_objectstore.sh failed: {done.stderr}")
-    return done.stdout.strip().splitlines()[-1]
+    programs = dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
+    return programs[name]
 
 
 class S3Server:
@@ -68,22 +72,32 @@ class S3Server:
         return self.fs.get_file_info(path).type == pafs.FileType.File
 
 
+class GcsServer(S3Server):
+    """fake-gcs-server: anonymous access over http, as an emulator is reached."""
+
+    def __init__(self, port):  # noqa: super().__init__ is S3's
+        self.port = port
+        self.endpoint = f"http://127.0.0.1:{port}"
+        self.env = dict(os.environ, STORAGE_EMULATOR_HOST=self.endpoint)
+        self.fs = pafs.GcsFileSystem(anonymous=True, scheme="http", endpoint_override=f"127.0.0.1:{port}",
+                                     retry_time_limit=datetime.timedelta(seconds=5), project_id="griffin-tests")
+
+
 @contextlib.contextmanager
-def running_moto():
-    port = free_port()
-    process = subprocess.Popen([moto_program(), "-H", "127.0.0.1", "-p", str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def running_server(argv, port, ready_path, make):
+    """Starts argv, waits until http://127.0.0.1:port/ready_path answers, yields make(port), stops it."""
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/moto-api/", timeout=2).read()
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/{ready_path}", timeout=2).read()
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"moto_server did not start on 127.0.0.1:{port}")
+                    pytest.fail(f"{argv[0]} did not start on 127.0.0.1:{port}")
                 time.sleep(0.2)
-        yield S3Server(port)
+        yield make(port)
     finally:
         process.terminate()
         try:
@@ -93,7 +107,26 @@ def running_moto():
             process.wait()
 
 
+def running_moto():
+    port = free_port()
+    return running_server([server_program("moto_server"), "-H", "127.0.0.1", "-p", str(port)], port,
+                          "moto-api/", S3Server)
+
+
+def running_fake_gcs():
+    port = free_port()
+    return running_server([server_program("fake-gcs-server"), "-scheme", "http", "-host", "127.0.0.1",
+                           "-port", str(port), "-backend", "memory", "-public-host", f"127.0.0.1:{port}",
+                           "-log-level", "error"], port, "storage/v1/b", GcsServer)
+
+
 @pytest.fixture(scope="module")
 def s3_server():
     with running_moto() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def gcs_server():
+    with running_fake_gcs() as server:
         yield server

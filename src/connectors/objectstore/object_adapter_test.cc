@@ -76,3 +76,41 @@ TEST_F(ObjectAdapterTest, OutputsGoThroughTheAdapter) {
 
 }  // namespace
 }  // namespace griffin
+
+namespace griffin {
+namespace {
+
+// GCS: the bytes go to a hidden temporary object that Commit moves to the
+// final name and Abort deletes, so the final object appears whole or not at all.
+TEST(ObjectAdapterGcsTest, OutputsGoThroughAHiddenTemporaryObject) {
+  auto fs = std::make_shared<arrow::fs::internal::MockFileSystem>(arrow::fs::TimePoint{});
+  SetObjectStoreForTesting("gs", fs);
+  ASSERT_TRUE(fs->CreateDir("b/out").ok());
+  auto listing = [&] {
+    arrow::fs::FileSelector selector;
+    selector.base_dir = "b/out";
+    std::vector<std::string> names;
+    for (const auto& info : *fs->GetFileInfo(selector)) names.push_back(info.base_name());
+    return names;
+  };
+  auto file = AtomicFile::Create("gs://b/out/c.csv");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_TRUE((*file)->Append("x\n1\n").ok());
+  std::vector<std::string> during = listing();
+  ASSERT_EQ(during.size(), 1u);
+  EXPECT_EQ(during[0].rfind(".c.csv.griffin-tmp-", 0), 0u) << during[0];
+  auto committed = (*file)->Commit();
+  ASSERT_TRUE(committed.ok()) << committed.status().message();
+  EXPECT_EQ(listing(), std::vector<std::string>{"c.csv"});
+  EXPECT_EQ(fs->GetFileInfo("b/out/c.csv")->size(), 4);
+
+  auto aborted = AtomicFile::Create("gs://b/out/d.csv");
+  ASSERT_TRUE(aborted.ok());
+  ASSERT_TRUE((*aborted)->Append("x\n").ok());
+  (*aborted)->Abort();
+  EXPECT_EQ(listing(), std::vector<std::string>{"c.csv"});
+  SetObjectStoreForTesting("gs", nullptr);
+}
+
+}  // namespace
+}  // namespace griffin

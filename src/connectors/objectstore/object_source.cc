@@ -80,7 +80,8 @@ Result<std::vector<std::string>> ExpandObjectUri(const std::string& text) {
     if (IsHidden(key, uri.key.size()) || !DetectInputFormat(key)) continue;
     keys.push_back(std::move(key));
   }
-  if (keys.empty()) return Status::InputError(uri.Display() + ": prefix holds no supported input files");
+  if (keys.empty())  // named as given, without its query
+    return Status::InputError(text.substr(0, text.find('?')) + ": prefix holds no supported input files");
   std::sort(keys.begin(), keys.end());
   std::vector<std::string> uris;
   for (const std::string& key : keys) uris.push_back(uri.Sibling(key));

@@ -17,7 +17,7 @@ namespace {
 constexpr double kConnectTimeoutSeconds = 5;
 constexpr double kRequestTimeoutSeconds = 30;
 constexpr int kS3Attempts = 3;
-constexpr double kGcsRetrySeconds = 10;
+constexpr double kGcsRetrySeconds = 4;
 
 std::mutex& CacheMutex() {
   static std::mutex mutex;

@@ -1,9 +1,14 @@
-// Writing one object atomically: Arrow's S3 (multipart upload) or GCS
-// (resumable upload) output stream, which makes the object visible only when
-// Commit() completes the upload. Abort(), or destruction without Commit(),
-// aborts the upload: a run that fails, or is killed, leaves no object (an
-// upload a kill interrupts is never completed, so it never becomes an object;
-// the store's lifecycle rules reclaim its parts).
+// Writing one object atomically.
+//   S3: Arrow's multipart upload, completed only by Commit(); Abort(), or
+//       destruction without Commit(), aborts it. A run that fails, or is
+//       killed, leaves no object (an upload a kill interrupts is never
+//       completed; the store's lifecycle rules reclaim its parts).
+//   GCS: Arrow's GCS stream completes its upload when aborted or destroyed,
+//       so the bytes go to a hidden temporary object beside the final one
+//       (".NAME.griffin-tmp-PID-RANDOM", skipped by prefix listings), which
+//       Commit() moves to the final name (a server-side copy, then a delete)
+//       and Abort() deletes. A killed run may leave the temporary object, never
+//       the final one.
 //
 //   ASSIGN_OR_RETURN(auto writer, OpenObjectWriter("s3://b/out/clean.csv"));
 //   RETURN_IF_ERROR(writer->Write(bytes));     // any number of times
