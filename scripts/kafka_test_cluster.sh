@@ -3,6 +3,7 @@
 #
 #   scripts/kafka_test_cluster.sh start   # fetches the jars if needed, starts it; prints host:port
 #   scripts/kafka_test_cluster.sh uri     # prints host:port of the running broker
+#   scripts/kafka_test_cluster.sh restart # stops the broker process and starts it again on the same data and ports
 #   scripts/kafka_test_cluster.sh stop    # stops it (SIGTERM, then SIGKILL after 30 s) and removes its folder
 #
 #   export GRIFFIN_TEST_KAFKA=$(scripts/kafka_test_cluster.sh start)
@@ -82,45 +83,52 @@ appender.file.layout.pattern=[%d] %p %m (%c)%n
 PROPS
 }
 
+jvm_args() {
+  JVM=(-Xms256m -Xmx768m -XX:+UseSerialGC -XX:TieredStopAtLevel=1
+       "-Dlog4j2.configurationFile=$DIR/log4j2.properties" -cp "$LIBS/*")
+}
+
+# Starts the broker on the formatted $DIR and waits until it serves; returns 1
+# when it exited (a port taken between the check and the bind, most likely).
+launch() {
+  : >"$DIR/server.log"
+  # setsid: the broker outlives this script and is not hit by the caller's Ctrl-C.
+  setsid "$JAVA" "${JVM[@]}" kafka.Kafka "$DIR/server.properties" >"$DIR/stdout.log" 2>&1 </dev/null &
+  PID=$!
+  printf 'DIR=%q\nPORT=%q\nCONTROLLER_PORT=%q\nPID=%q\n' "$DIR" "$PORT" "$CONTROLLER_PORT" "$PID" >"$STATE"
+  local waited=0
+  while kill -0 "$PID" 2>/dev/null && [[ $waited -lt $((START_TIMEOUT_S * 5)) ]]; do
+    if port_in_use "$PORT" && grep -q "Kafka Server started" "$DIR/server.log" 2>/dev/null; then
+      return 0
+    fi
+    sleep 0.2; waited=$((waited + 1))
+  done
+  if kill -0 "$PID" 2>/dev/null; then
+    tail -n 30 "$DIR/server.log" >&2 || true
+    stop_broker
+    die "the broker did not start within ${START_TIMEOUT_S}s"
+  fi
+  return 1
+}
+
 start() {
   if read_state && running; then echo "127.0.0.1:$PORT"; return; fi
   if read_state; then stop_broker; fi
-  local libs
-  libs=$(./setup_kafka.sh)
+  LIBS=$(./setup_kafka.sh)
   command -v "$JAVA" >/dev/null || die "java not found (install openjdk-17-jre-headless)"
   DIR=$(mktemp -d "${TMPDIR:-/tmp}/griffin-kafka.XXXXXX")
-  local jvm=(-Xms256m -Xmx768m -XX:+UseSerialGC -XX:TieredStopAtLevel=1
-             "-Dlog4j2.configurationFile=$DIR/log4j2.properties" -cp "$libs/*")
+  jvm_args
   local port=${GRIFFIN_KAFKA_PORT:-59092} attempt
   for attempt in 1 2 3 4 5; do
     PORT=$(next_free_port "$port")
     CONTROLLER_PORT=$(next_free_port $((PORT + 1)))
     write_config
     rm -rf "$DIR/data"
-    "$JAVA" "${jvm[@]}" kafka.tools.StorageTool format --standalone \
+    "$JAVA" "${JVM[@]}" kafka.tools.StorageTool format --standalone \
       -t "$(cat /proc/sys/kernel/random/uuid | tr -d - | head -c 22)" \
       -c "$DIR/server.properties" >"$DIR/format.log" 2>&1 \
       || { cat "$DIR/format.log" >&2; die "formatting the storage failed"; }
-    # setsid: the broker outlives this script and is not hit by the caller's Ctrl-C.
-    setsid "$JAVA" "${jvm[@]}" kafka.Kafka "$DIR/server.properties" \
-      >"$DIR/stdout.log" 2>&1 </dev/null &
-    PID=$!
-    printf 'DIR=%q\nPORT=%q\nCONTROLLER_PORT=%q\nPID=%q\n' \
-      "$DIR" "$PORT" "$CONTROLLER_PORT" "$PID" >"$STATE"
-    local waited=0
-    while kill -0 "$PID" 2>/dev/null && [[ $waited -lt $((START_TIMEOUT_S * 5)) ]]; do
-      if port_in_use "$PORT" && grep -q "Kafka Server started" "$DIR/server.log" 2>/dev/null; then
-        echo "127.0.0.1:$PORT"
-        return
-      fi
-      sleep 0.2; waited=$((waited + 1))
-    done
-    if kill -0 "$PID" 2>/dev/null; then
-      tail -n 30 "$DIR/server.log" >&2 || true
-      stop_broker
-      die "the broker did not start within ${START_TIMEOUT_S}s"
-    fi
-    # It died: most likely a port taken between the check and the bind. Try others.
+    if launch; then echo "127.0.0.1:$PORT"; return; fi
     grep -q "Address already in use" "$DIR/server.log" "$DIR/stdout.log" 2>/dev/null \
       || { tail -n 30 "$DIR/server.log" "$DIR/stdout.log" >&2 || true; stop_broker; die "the broker exited at start"; }
     port=$((CONTROLLER_PORT + 1))
@@ -129,20 +137,35 @@ start() {
   die "no free port pair found"
 }
 
-stop_broker() {
+restart() {
+  read_state || die "no broker to restart (state: $STATE)"
+  LIBS=$(./setup_kafka.sh)
+  jvm_args
+  stop_process
+  launch || { tail -n 30 "$DIR/server.log" "$DIR/stdout.log" >&2 || true; die "the broker did not come back"; }
+  echo "127.0.0.1:$PORT"
+}
+
+stop_process() {
   if kill -0 "$PID" 2>/dev/null; then
     kill -TERM "$PID" 2>/dev/null || true
     local waited=0
     while kill -0 "$PID" 2>/dev/null && [[ $waited -lt 150 ]]; do sleep 0.2; waited=$((waited + 1)); done
     kill -KILL "$PID" 2>/dev/null || true
+    while kill -0 "$PID" 2>/dev/null; do sleep 0.1; done
   fi
+}
+
+stop_broker() {
+  stop_process
   rm -rf "$DIR"
   rm -f "$STATE"
 }
 
 case "${1:-}" in
   start) start ;;
+  restart) restart ;;
   uri) read_state && running || die "no broker running (state: $STATE)"; echo "127.0.0.1:$PORT" ;;
   stop) if read_state; then stop_broker; else rm -f "$STATE"; fi ;;
-  *) echo "usage: $0 start|uri|stop" >&2; exit 2 ;;
+  *) echo "usage: $0 start|uri|restart|stop" >&2; exit 2 ;;
 esac

@@ -12,7 +12,7 @@ import time
 import uuid
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from griffin_cli import require_binary
@@ -80,11 +80,21 @@ def read_committed(address, topic, expected, partitions=1, timeout_s=60):
     return records
 
 
-def committed_offsets(address, group, topic, partitions=1):
-    consumer = Consumer({"bootstrap.servers": address, "group.id": group})
-    offsets = consumer.committed([TopicPartition(topic, p) for p in range(partitions)], timeout=30)
-    consumer.close()
-    return {tp.partition: tp.offset for tp in offsets}
+def committed_offsets(address, group, topic, partitions=1, retry_s=30):
+    """{partition: offset} the group committed (negative: none). A coordinator that is
+    still loading (after a broker restart) is asked again for up to retry_s."""
+    deadline = time.monotonic() + retry_s
+    while True:
+        consumer = Consumer({"bootstrap.servers": address, "group.id": group})
+        try:
+            offsets = consumer.committed([TopicPartition(topic, p) for p in range(partitions)], timeout=30)
+            return {tp.partition: tp.offset for tp in offsets}
+        except KafkaException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+        finally:
+            consumer.close()
 
 
 class Stream:

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from griffin_cli import require_binary
+from griffin_cli import REPO_ROOT, require_binary
 from kafka_harness import (Stream, broker, committed_offsets, create_topics, produce, read_committed,
                            unique)
 
@@ -355,3 +355,37 @@ def test_a_second_validator_fences_the_first(topics, tmp_path):
     clean = read_committed(address, t["clean"], 400, partitions)
     assert sorted(mid_of(r["value"], None) for r in clean) == list(range(400))
     assert sorted(int(r["headers"]["griffin-version"]) for r in clean) == list(range(1, 401))
+
+
+def test_broker_restart_mid_run_loses_and_repeats_nothing(topics, tmp_path):
+    address, t = topics
+    partitions = 2
+    rules = with_topics(address, t, tmp_path, partitions)
+    rng = random.Random(5)
+    total = 10000
+    records = [make_record(i, rng) for i in range(total)]
+    produce(address, t["raw"], records, partitions=partitions)
+    extra = ["--batch-records", "200", "--batch-ms", "20", "--commit-timeout", "60", "--startup-timeout", "30"]
+    stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
+    time.sleep(1.5)
+    script = REPO_ROOT / "scripts" / "kafka_test_cluster.sh"
+    restarted = subprocess.run([str(script), "restart"], capture_output=True, timeout=120)
+    assert restarted.returncode == 0, restarted.stderr
+    # It recovers by itself, or fails with one clear line (and a new one continues).
+    if stream.process.poll() is not None:
+        status, stderr = stream.wait()
+        assert status == 3 and stderr.count("\n") == 1, stderr
+        stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
+    wait_consumed(address, t["group"], t["raw"], total, partitions, timeout_s=120, process=stream.process)
+    time.sleep(1)
+    status, stderr = stream.stop()
+    assert status == 0, stderr
+
+    clean = read_committed(address, t["clean"], total, partitions, timeout_s=30)
+    dlq = read_committed(address, t["dlq"], total - len(clean), partitions, timeout_s=10)
+    seen = [mid_of(r["value"], None) for r in clean]
+    for record in dlq:
+        source = json.loads(record["headers"]["griffin-source"])
+        seen.append(source["offset"] * partitions + source["partition"])
+    assert sorted(seen) == list(range(total))
+    assert sorted(int(r["headers"]["griffin-version"]) for r in clean) == list(range(1, len(clean) + 1))

@@ -21,6 +21,7 @@ using Clock = std::chrono::steady_clock;
 constexpr int kPollMs = 100;               // idle consumer poll: how fast a stop is seen
 constexpr int kQueueFullWaitMs = 50;       // producer queue full: serve deliveries, then retry
 constexpr int kTransactionStepMs = 10000;  // one call's timeout; retried within commit_timeout_ms
+constexpr int kRetryPauseMs = 100;         // between tries of a retriable transactional call
 constexpr int kMaxConsecutiveAborts = 5;   // then the cause is not transient: fail with it
 
 std::string Seconds(int ms) {
@@ -247,7 +248,8 @@ class StreamRunner {
     ASSIGN_OR_RETURN(JudgedBatch judged, JudgeJsonMessages(*validator_, values, validation));
 
     const int64_t first_version = next_version_;
-    RETURN_IF_ERROR(TransactionCall(rd_kafka_begin_transaction(producer_.get()), "beginning a transaction"));
+    RETURN_IF_ERROR(TransactionCall([&] { return rd_kafka_begin_transaction(producer_.get()); },
+                                    "beginning a transaction"));
     delivery_ = DeliveryState{};
     int64_t clean = 0;
     std::map<int32_t, int64_t> next_offsets;  // input partition -> offset after its last record
@@ -334,51 +336,59 @@ class StreamRunner {
       entry->metadata_size = metadata.size();
     }
     rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata(consumer_.get());
-    rd_kafka_error_t* error =
-        rd_kafka_send_offsets_to_transaction(producer_.get(), offsets.get(), group, kTransactionStepMs);
+    Status sent = TransactionCall(
+        [&] { return rd_kafka_send_offsets_to_transaction(producer_.get(), offsets.get(), group, kTransactionStepMs); },
+        "sending the input offsets to the transaction");
     rd_kafka_consumer_group_metadata_destroy(group);
-    return TransactionCall(error, "sending the input offsets to the transaction");
+    return sent;
   }
 
-  // Commits, retrying retriable errors until commit_timeout_ms; an abortable
-  // error aborts (aborted_ = true) and returns OK.
+  // Commits (an abortable error aborts instead: aborted_ = true, OK).
   Status Commit() {
     if (aborted_) return Abort();
-    const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.commit_timeout_ms);
-    while (true) {
-      KafkaError error(rd_kafka_commit_transaction(producer_.get(), kTransactionStepMs));
-      if (!error) return Status::OK();
-      if (rd_kafka_error_txn_requires_abort(error.get())) return Abort();
-      if (rd_kafka_error_is_fatal(error.get()) || !rd_kafka_error_is_retriable(error.get()) ||
-          Clock::now() >= give_up) {
-        return Fatal("committing a transaction", error.get());
-      }
-    }
+    bool requires_abort = false;
+    RETURN_IF_ERROR(CallRetrying([&] { return rd_kafka_commit_transaction(producer_.get(), kTransactionStepMs); },
+                                 "committing a transaction", &requires_abort));
+    return requires_abort ? Abort() : Status::OK();
   }
 
   Status Abort() {
     aborted_ = true;
-    const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.commit_timeout_ms);
-    while (true) {
-      KafkaError error(rd_kafka_abort_transaction(producer_.get(), kTransactionStepMs));
-      if (!error) return Status::OK();
-      if (rd_kafka_error_is_fatal(error.get()) || !rd_kafka_error_is_retriable(error.get()) ||
-          Clock::now() >= give_up) {
-        return Fatal("aborting a transaction", error.get());
-      }
-    }
+    bool requires_abort = false;
+    RETURN_IF_ERROR(CallRetrying([&] { return rd_kafka_abort_transaction(producer_.get(), kTransactionStepMs); },
+                                 "aborting a transaction", &requires_abort));
+    if (requires_abort) return Status::InputError(options_.to.text + ": aborting a transaction failed");
+    return Status::OK();
   }
 
-  // A transactional call's error: abortable ones mark the transaction for
-  // abort (and OK is returned, so the batch goes on to its Commit, which aborts).
-  Status TransactionCall(rd_kafka_error_t* raw, const std::string& what) {
-    KafkaError error(raw);
-    if (!error || aborted_) return Status::OK();
-    if (rd_kafka_error_txn_requires_abort(error.get())) {
-      aborted_ = true;
-      return Status::OK();
+  // A transactional call inside the open transaction; an abortable error marks
+  // it for abort (and OK is returned, so the batch goes on to its Commit, which aborts).
+  Status TransactionCall(const std::function<rd_kafka_error_t*()>& call, const std::string& what) {
+    if (aborted_) return Status::OK();
+    bool requires_abort = false;
+    RETURN_IF_ERROR(CallRetrying(call, what, &requires_abort));
+    if (requires_abort) aborted_ = true;
+    return Status::OK();
+  }
+
+  // Runs `call`, again while its error is retriable (a broker restarting, a
+  // coordinator loading) for up to commit_timeout_ms. An abortable error sets
+  // *requires_abort and returns OK; other errors are fatal.
+  Status CallRetrying(const std::function<rd_kafka_error_t*()>& call, const std::string& what, bool* requires_abort) {
+    const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.commit_timeout_ms);
+    while (true) {
+      KafkaError error(call());
+      if (!error) return Status::OK();
+      if (rd_kafka_error_txn_requires_abort(error.get())) {
+        *requires_abort = true;
+        return Status::OK();
+      }
+      if (rd_kafka_error_is_fatal(error.get()) || !rd_kafka_error_is_retriable(error.get()) ||
+          Clock::now() >= give_up) {
+        return Fatal(what, error.get());
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(kRetryPauseMs));
     }
-    return Fatal(what, error.get());
   }
 
   Status Fatal(const std::string& what, const rd_kafka_error_t* error) {
