@@ -48,6 +48,8 @@ Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const Plan& plan) 
   if (!args.null_values.empty()) options.null_values = args.null_values;
   if (!args.where.empty()) options.where = args.where;
   options.query = args.query;
+  // Rows written to --clean/--quarantine keep every column of the source.
+  options.project_columns = args.clean_path.empty() && args.quarantine_path.empty();
   return options;
 }
 

@@ -44,6 +44,9 @@ struct ReadOptions {
   // are kept only in the raw record text. Sources that push columns down
   // (io/source_registry.h) read only these when the list is not empty.
   std::vector<std::string> json_columns;
+  // False: sources read every column even when they could read only
+  // json_columns (front ends writing clean/quarantine rows keep them whole).
+  bool project_columns = true;
   // Sources that push a filter down: a boolean SQL expression over the
   // source's columns (`source.where`, --where); only rows it matches are read.
   // Empty: every row. Files cannot filter: a UsageError.

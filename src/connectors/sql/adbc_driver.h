@@ -82,4 +82,23 @@ class AdbcConnectionHandle {
   AdbcConnection connection_{};
 };
 
+// One SQL statement on a connection. Release the stream Execute gives before
+// the handle (the driver's stream may use the statement's state).
+class AdbcStatementHandle {
+ public:
+  static Result<std::unique_ptr<AdbcStatementHandle>> Open(std::shared_ptr<AdbcConnectionHandle> connection,
+                                                           const std::string& sql, const std::string& context);
+  ~AdbcStatementHandle();
+  // Sets a statement option; a driver that does not know it is an InputError.
+  Status SetOption(const std::string& key, const std::string& value, const std::string& context);
+  // Runs the statement; the result stream is the caller's to release.
+  Result<ArrowArrayStream> Execute(const std::string& context);
+  // Runs a statement that returns no rows (SET ..., INSERT ...).
+  Status ExecuteUpdate(const std::string& context);
+
+ private:
+  std::shared_ptr<AdbcConnectionHandle> connection_;
+  AdbcStatement statement_{};
+};
+
 }  // namespace griffin::sql

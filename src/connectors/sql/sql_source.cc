@@ -1,0 +1,181 @@
+#include "connectors/sql/sql_source.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <map>
+
+#include <arrow/c/bridge.h>
+#include <arrow/array/builder_binary.h>
+#include <arrow/extension_type.h>
+#include <arrow/util/decimal.h>
+#include <arrow/record_batch.h>
+
+#include "connectors/sql/adbc_driver.h"
+#include "connectors/sql/sql_uri.h"
+#include "io/arrow_source.h"
+
+namespace griffin::sql {
+namespace {
+
+bool IsDecimal(const arrow::DataType& type) {
+  return type.id() == arrow::Type::DECIMAL128 || type.id() == arrow::Type::DECIMAL256;
+}
+
+// The type a column reaches the engine as: an extension type as its storage
+// (the PostgreSQL driver gives NUMERIC, and types it does not map, as
+// arrow.opaque over their text), a decimal as text (DuckDB's DECIMAL): exact
+// decimals are text, which float64/int64 rules parse as they parse a CSV field.
+std::shared_ptr<arrow::DataType> EngineType(const std::shared_ptr<arrow::DataType>& type) {
+  if (type->id() == arrow::Type::EXTENSION)
+    return EngineType(static_cast<const arrow::ExtensionType&>(*type).storage_type());
+  if (IsDecimal(*type)) return arrow::utf8();
+  return type;
+}
+
+std::shared_ptr<arrow::Schema> WithEngineTypes(const std::shared_ptr<arrow::Schema>& schema) {
+  arrow::FieldVector fields;
+  for (const auto& field : schema->fields()) fields.push_back(field->WithType(EngineType(field->type())));
+  return arrow::schema(std::move(fields), schema->metadata());
+}
+
+// Decimal values as their exact text ("-3.00"); nulls stay null.
+arrow::Result<std::shared_ptr<arrow::Array>> DecimalText(const arrow::Array& array) {
+  const auto& decimal = static_cast<const arrow::DecimalType&>(*array.type());
+  arrow::StringBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.Reserve(array.length()));
+  for (int64_t row = 0; row < array.length(); ++row) {
+    if (array.IsNull(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else if (array.type_id() == arrow::Type::DECIMAL128) {
+      ARROW_RETURN_NOT_OK(builder.Append(
+          arrow::Decimal128(static_cast<const arrow::Decimal128Array&>(array).GetValue(row)).ToString(decimal.scale())));
+    } else {
+      ARROW_RETURN_NOT_OK(builder.Append(
+          arrow::Decimal256(static_cast<const arrow::Decimal256Array&>(array).GetValue(row)).ToString(decimal.scale())));
+    }
+  }
+  return builder.Finish();
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> EngineArray(std::shared_ptr<arrow::Array> array) {
+  if (array->type_id() == arrow::Type::EXTENSION)
+    return EngineArray(static_cast<const arrow::ExtensionArray&>(*array).storage());
+  if (IsDecimal(*array->type())) return DecimalText(*array);
+  return array;
+}
+
+// The driver's result stream as a RecordBatchReader that keeps the
+// connection and statement alive until the stream is released, and gives
+// columns in their EngineType.
+class AdbcResultReader : public arrow::RecordBatchReader {
+ public:
+  AdbcResultReader(std::shared_ptr<AdbcConnectionHandle> connection, std::unique_ptr<AdbcStatementHandle> statement,
+                   std::shared_ptr<arrow::RecordBatchReader> stream)
+      : connection_(std::move(connection)),
+        statement_(std::move(statement)),
+        stream_(std::move(stream)),
+        schema_(WithEngineTypes(stream_->schema())) {}
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+    ARROW_RETURN_NOT_OK(stream_->ReadNext(batch));
+    if (*batch == nullptr) return arrow::Status::OK();
+    arrow::ArrayVector columns = (*batch)->columns();
+    for (auto& column : columns) {
+      ARROW_ASSIGN_OR_RAISE(column, EngineArray(std::move(column)));
+    }
+    *batch = arrow::RecordBatch::Make(schema_, (*batch)->num_rows(), std::move(columns));
+    return arrow::Status::OK();
+  }
+
+ private:
+  // Destroyed in reverse order: the stream first, then the statement, then the connection.
+  std::shared_ptr<AdbcConnectionHandle> connection_;
+  std::unique_ptr<AdbcStatementHandle> statement_;
+  std::shared_ptr<arrow::RecordBatchReader> stream_;
+  std::shared_ptr<arrow::Schema> schema_;
+};
+
+Result<std::map<std::string, std::string>> DatabaseOptions(const SqlTarget& target) {
+  if (target.engine == SqlEngine::kPostgresql) return std::map<std::string, std::string>{{"uri", target.connection_uri}};
+  struct stat info;  // a missing file is an error, never a new empty database
+  if (::stat(target.file.c_str(), &info) != 0)
+    return Status::InputError(target.display + ": no such database file " + target.file);
+  if (target.engine == SqlEngine::kSqlite) {
+    std::string escaped;  // a SQLite URI filename: '?' and '#' and '%' must be escaped
+    for (char c : target.file) {
+      if (c == '?') escaped += "%3f";
+      else if (c == '#') escaped += "%23";
+      else if (c == '%') escaped += "%25";
+      else escaped += c;
+    }
+    return std::map<std::string, std::string>{{"uri", "file:" + escaped + "?mode=ro"}};
+  }
+  return std::map<std::string, std::string>{{"path", target.file}, {"access_mode", "READ_ONLY"}};
+}
+
+Result<ArrowArrayStream> Run(const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql,
+                             const std::string& context, std::unique_ptr<AdbcStatementHandle>* statement) {
+  ASSIGN_OR_RETURN(*statement, AdbcStatementHandle::Open(connection, sql, context));
+  return (*statement)->Execute(context);
+}
+
+// The names of the columns `from` yields (a query run with WHERE 1=0).
+Result<std::vector<std::string>> ColumnNames(const std::shared_ptr<AdbcConnectionHandle>& connection,
+                                             const std::string& from, const std::string& context) {
+  std::unique_ptr<AdbcStatementHandle> statement;
+  ASSIGN_OR_RETURN(ArrowArrayStream stream, Run(connection, "SELECT * FROM " + from + " WHERE 1=0", context, &statement));
+  auto reader = arrow::ImportRecordBatchReader(&stream);
+  if (!reader.ok()) return Status::InputError(context + ": " + reader.status().message());
+  std::vector<std::string> names;
+  for (const auto& field : (*reader)->schema()->fields()) names.push_back(field->name());
+  return names;
+}
+
+// The select list: the wanted columns the source has, in its order; "*" when
+// every column is wanted or none of the wanted ones is there.
+std::string SelectList(const std::vector<std::string>& columns, const ReadOptions& options) {
+  if (!options.project_columns || options.json_columns.empty()) return "*";
+  std::string list;
+  for (const std::string& column : columns) {
+    if (std::find(options.json_columns.begin(), options.json_columns.end(), column) == options.json_columns.end())
+      continue;
+    list += (list.empty() ? "" : ", ") + QuoteIdentifier(column);
+  }
+  return list.empty() ? "*" : list;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const ReadOptions& options,
+                                                   int input_index) {
+  ASSIGN_OR_RETURN(SqlTarget target, ParseSqlUri(uri));
+  const std::string& context = target.display;
+  if (target.table.empty() == options.query.empty())
+    return Status::UsageError(context + ": name what to read with table= in the URI or with --query, one of them");
+  ASSIGN_OR_RETURN(auto database_options, DatabaseOptions(target));
+  ASSIGN_OR_RETURN(auto library, AdbcDriverLibrary::Load(target.engine));
+  ASSIGN_OR_RETURN(std::shared_ptr<AdbcDatabaseHandle> database,
+                   AdbcDatabaseHandle::Open(library, database_options, context));
+  ASSIGN_OR_RETURN(std::shared_ptr<AdbcConnectionHandle> connection, AdbcConnectionHandle::Open(database, context));
+  if (target.engine == SqlEngine::kPostgresql) {
+    ASSIGN_OR_RETURN(auto read_only, AdbcStatementHandle::Open(
+                                         connection, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", context));
+    RETURN_IF_ERROR(read_only->ExecuteUpdate(context));
+  }
+  const std::string from =
+      options.query.empty() ? QuotedTableName(target) : "(" + options.query + ") AS griffin_query";
+  ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnNames(connection, from, context));
+  std::string sql = "SELECT " + SelectList(columns, options) + " FROM " + from;
+  if (!options.where.empty()) sql += " WHERE (" + options.where + ")";
+  ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, sql, context));
+  if (target.engine == SqlEngine::kSqlite)
+    RETURN_IF_ERROR(statement->SetOption("adbc.sqlite.query.batch_rows", std::to_string(options.batch_rows), context));
+  ASSIGN_OR_RETURN(ArrowArrayStream stream, statement->Execute(context));
+  auto imported = arrow::ImportRecordBatchReader(&stream);
+  if (!imported.ok()) return Status::InputError(context + ": " + imported.status().message());
+  auto reader = std::make_shared<AdbcResultReader>(std::move(connection), std::move(statement), std::move(*imported));
+  return OpenRecordBatchReaderSource(std::move(reader), context, options, input_index);
+}
+
+}  // namespace griffin::sql

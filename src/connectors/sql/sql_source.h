@@ -1,0 +1,36 @@
+// Scan mode: a database table or query read as Arrow batches through ADBC
+// (sqlite://, postgresql://, duckdb://; URIs in sql_uri.h).
+//
+//   SELECT <columns> FROM <"schema"."table" | (query) AS griffin_query> [WHERE (<where>)]
+//
+// - Columns: with ReadOptions::project_columns, only the table's columns that
+//   the rules name (ReadOptions::json_columns), in table order; a rule column
+//   the table lacks is simply absent, so the engine reports it as it does for
+//   files (a schema error, or no rows when `required: false`). Otherwise all.
+//   The columns are learnt by running the same FROM with WHERE 1=0 first.
+// - Identifiers are quoted (QuoteIdentifier): a hostile table name is a name
+//   that does not exist, never SQL. `where` and `query` are SQL the user
+//   wrote (rule file, command line); they run in a read-only session
+//   (PostgreSQL: SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SQLite:
+//   the file opened with mode=ro; DuckDB: access_mode=READ_ONLY), as one
+//   statement.
+// - Batches go through OpenRecordBatchReaderSource, so arrow_check and the
+//   typed-input rules of docs/semantics.md apply: what each database type
+//   becomes is in docs/sources.md (PostgreSQL NUMERIC arrives as text and is
+//   parsed as text by float64/int64 rules, exactly as a CSV field is).
+// Errors: unreachable server, bad credentials, missing file, table or column,
+// SQL syntax: InputError "<URI with password ***>: <driver message>" (exit 3).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "io/input_source.h"
+#include "util/status.h"
+
+namespace griffin::sql {
+
+Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const ReadOptions& options,
+                                                   int input_index);
+
+}  // namespace griffin::sql

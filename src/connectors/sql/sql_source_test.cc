@@ -1,0 +1,121 @@
+#include "connectors/sql/sql_source.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "io/io_test_util.h"
+#include "io/source_registry.h"
+
+namespace griffin::sql {
+namespace {
+
+using griffin::testing::TempDir;
+
+void Exec(const std::string& file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  char* error = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
+  sqlite3_free(error);
+  sqlite3_close(db);
+}
+
+struct Read {
+  std::vector<std::string> columns;
+  int64_t rows = 0;
+};
+
+Result<Read> ReadUri(const std::string& uri, const ReadOptions& options) {
+  ASSIGN_OR_RETURN(auto source, OpenInput(uri, options, 0));
+  Read read;
+  for (;;) {
+    ASSIGN_OR_RETURN(auto chunk, source->NextChunk());
+    if (chunk == nullptr) return read;
+    ASSIGN_OR_RETURN(auto batch, chunk->Decode());
+    read.columns.clear();
+    for (const BatchColumn& column : batch->columns) read.columns.push_back(column.name);
+    read.rows += batch->num_rows;
+  }
+}
+
+class SqliteSourceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    file_ = dir_.Path("app.db");
+    Exec(file_, "CREATE TABLE orders(id INTEGER, amount REAL, region TEXT, note TEXT);"
+                "INSERT INTO orders VALUES (1, 2.5, 'eu', 'a'), (2, -1, 'us', NULL), (3, 7, 'eu', 'c');"
+                "CREATE TABLE keep(x INTEGER); INSERT INTO keep VALUES (1);");
+  }
+  std::string Uri(const std::string& table) { return "sqlite://" + file_ + "?table=" + table; }
+  TempDir dir_;
+  std::string file_;
+};
+
+TEST_F(SqliteSourceTest, ReadsOnlyTheRuleColumnsInTableOrder) {
+  ReadOptions options;
+  options.json_columns = {"region", "id", "not_in_table"};
+  auto read = ReadUri(Uri("orders"), options);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->columns, (std::vector<std::string>{"id", "region"}));
+  EXPECT_EQ(read->rows, 3);
+  options.project_columns = false;  // outputs keep whole rows
+  EXPECT_EQ(ReadUri(Uri("orders"), options)->columns.size(), 4u);
+}
+
+TEST_F(SqliteSourceTest, WhereAndQueryRunInTheDatabase) {
+  ReadOptions options;
+  options.where = "region = 'eu'";
+  EXPECT_EQ(ReadUri(Uri("orders"), options)->rows, 2);
+  ReadOptions query;
+  query.query = "SELECT id, amount * 2 AS doubled FROM orders WHERE id > 1";
+  auto read = ReadUri("sqlite://" + file_, query);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->columns, (std::vector<std::string>{"id", "doubled"}));
+  EXPECT_EQ(read->rows, 2);
+}
+
+TEST_F(SqliteSourceTest, TableAndQueryAreOneOrTheOther) {
+  ReadOptions options;
+  EXPECT_EQ(ReadUri("sqlite://" + file_, options).status().code(), StatusCode::kUsageError);
+  options.query = "SELECT 1";
+  EXPECT_EQ(ReadUri(Uri("orders"), options).status().code(), StatusCode::kUsageError);
+}
+
+TEST_F(SqliteSourceTest, MissingFileTableOrBadSqlAreInputErrors) {
+  auto missing_table = ReadUri(Uri("nope"), ReadOptions());
+  ASSERT_FALSE(missing_table.ok());
+  EXPECT_EQ(missing_table.status().code(), StatusCode::kInputError);
+  EXPECT_NE(missing_table.status().message().find("no such table: nope"), std::string::npos);
+  auto missing_file = ReadUri("sqlite://" + dir_.Path("none.db") + "?table=t", ReadOptions());
+  ASSERT_FALSE(missing_file.ok());
+  EXPECT_NE(missing_file.status().message().find("no such database file"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir_.Path("none.db")));  // never created
+  ReadOptions bad_where;
+  bad_where.where = "region = = 1";
+  EXPECT_EQ(ReadUri(Uri("orders"), bad_where).status().code(), StatusCode::kInputError);
+}
+
+// A hostile table name is one quoted name that does not exist: nothing runs.
+TEST_F(SqliteSourceTest, HostileTableNameExecutesNothing) {
+  auto hostile = ReadUri(Uri("keep%22; DROP TABLE keep; --"), ReadOptions());
+  ASSERT_FALSE(hostile.ok());
+  EXPECT_EQ(hostile.status().code(), StatusCode::kInputError);
+  EXPECT_EQ(ReadUri(Uri("keep"), ReadOptions())->rows, 1);
+}
+
+// A query that writes fails (SQLite opens the file mode=ro) and changes nothing.
+TEST_F(SqliteSourceTest, AQueryThatWritesFailsAndWritesNothing) {
+  ReadOptions options;
+  options.query = "DELETE FROM keep RETURNING x";
+  EXPECT_FALSE(ReadUri("sqlite://" + file_, options).ok());
+  EXPECT_EQ(ReadUri(Uri("keep"), ReadOptions())->rows, 1);
+}
+
+TEST(BuiltinSourcesTest, TheDatabaseSchemesAreRegistered) {
+  const std::vector<std::string> schemes = RegisteredSourceSchemes();
+  for (const char* scheme : {"duckdb", "file", "postgres", "postgresql", "sqlite"})
+    EXPECT_NE(std::find(schemes.begin(), schemes.end(), scheme), schemes.end()) << scheme;
+}
+
+}  // namespace
+}  // namespace griffin::sql
