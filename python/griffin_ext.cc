@@ -19,6 +19,9 @@
 #include <nanobind/stl/vector.h>
 
 #include "api/validator.h"
+#include "io/arrow_source.h"
+#include "profile/profile_json.h"
+#include "profile/profiler.h"
 #include "report/json_writer.h"
 #include "py_arrow.h"
 #include "py_errors.h"
@@ -156,6 +159,32 @@ class PyValidator {
   std::shared_ptr<const griffin::Validator> validator_;
 };
 
+// griffin.profile(): the JSON profile (docs/profile.md) of files or of an
+// arrow_array_stream capsule, computed with the GIL released.
+std::string ProfilePaths(const std::vector<std::string>& paths, int threads, int64_t batch_rows) {
+  griffin::ReadOptions options;
+  options.batch_rows = batch_rows;
+  Result<griffin::TableProfile> profile = Status::Internal("not run");
+  {
+    nb::gil_scoped_release release;
+    profile = griffin::ProfilePaths(paths, options, griffin::ProfileOptions{threads});
+  }
+  return griffin::ProfileToJson(ValueOrRaise(std::move(profile)), paths);
+}
+
+std::string ProfileStream(nb::handle capsule, const std::string& name, int threads, int64_t batch_rows) {
+  std::shared_ptr<arrow::RecordBatchReader> reader = griffin::python::ImportStreamCapsule(capsule, name);
+  griffin::ReadOptions options;
+  options.batch_rows = batch_rows;
+  Result<griffin::TableProfile> profile = Status::Internal("not run");
+  {
+    nb::gil_scoped_release release;
+    auto source = griffin::OpenRecordBatchReaderSource(std::move(reader), name, options);
+    profile = griffin::ProfileSource(*source, griffin::ProfileOptions{threads});
+  }
+  return griffin::ProfileToJson(ValueOrRaise(std::move(profile)), {name});
+}
+
 }  // namespace
 
 NB_MODULE(_griffin, m) {
@@ -179,6 +208,10 @@ NB_MODULE(_griffin, m) {
       .def("bad_error_messages", &PyResult::bad_error_messages)
       .def("malformed_rows", &PyResult::malformed_rows)
       .def("malformed_raw", &PyResult::malformed_raw);
+
+  m.def("profile_paths", &ProfilePaths, nb::arg("paths"), nb::arg("threads"), nb::arg("batch_rows"));
+  m.def("profile_stream", &ProfileStream, nb::arg("capsule"), nb::arg("name"), nb::arg("threads"),
+        nb::arg("batch_rows"));
 
   griffin::python::BindFeatureStream(m);
   griffin::python::BindHash(m);

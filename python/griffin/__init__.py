@@ -24,7 +24,7 @@ import numpy as _np
 from . import _frames, _griffin
 from ._griffin import DEFAULT_MAX_VIOLATIONS, GriffinError, InputError, RuleError
 
-__all__ = ["Validator", "Report", "iter_batches", "GriffinError", "RuleError", "InputError", "__version__"]
+__all__ = ["Validator", "Report", "iter_batches", "profile", "GriffinError", "RuleError", "InputError", "__version__"]
 __version__ = _griffin.__version__
 _arrow_stream, _input_name = _frames.arrow_stream, _frames.input_name   # used by griffin.jax
 
@@ -238,6 +238,25 @@ class Validator:
 
     def __repr__(self) -> str:
         return "<griffin.Validator dataset=%r>" % self.dataset
+
+
+def profile(data: Any, threads: int = 0, batch_rows: int = 65536) -> Dict[str, Any]:
+    """Profile `data` and return the profile as a dict (docs/profile.md), as
+    `griffin profile --format json` writes it: per column the inferred type
+    and its confidence, nulls, distinct count, numbers (min/max/mean/stddev,
+    quantiles, histogram), times, text lengths, patterns and top values.
+
+    `data` is what Validator.validate() takes: a path or list of paths, a
+    pyarrow Table / RecordBatchReader, an object with __arrow_c_stream__, a
+    pandas DataFrame or a dict of numpy arrays. The GIL is released while the
+    engine runs; the result does not depend on `threads`. Raises InputError
+    for unreadable input, with the CLI's message."""
+    if isinstance(data, (str, _os.PathLike)):
+        data = [data]
+    if isinstance(data, (list, tuple)) and all(isinstance(p, (str, _os.PathLike)) for p in data):
+        return _json.loads(_griffin.profile_paths([_os.fspath(p) for p in data], threads, batch_rows))
+    name = _frames.input_name(data)
+    return _json.loads(_griffin.profile_stream(_frames.arrow_stream(data), name, threads, batch_rows))
 
 
 from ._batches import iter_batches  # noqa: E402  (uses Report and Validator)

@@ -56,6 +56,8 @@ class Validator:
         batch_rows: int = 65536,
     ) -> Report: ...
 
+def profile(data: Any, threads: int = 0, batch_rows: int = 65536) -> Dict[str, Any]: ...
+
 def iter_batches(
     paths: Union[PathLike, Sequence[PathLike]],
     validator: Validator,

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/exit_codes.h"
+#include "cli/profile_command.h"
 #include "cli/serve_command.h"
 #include "cli/standard_streams.h"
 #include "cli/store_commands.h"
@@ -33,6 +34,8 @@ int main(int argc, char** argv) {
   CLI::App* history = griffin::AddHistoryCommand(app, &store_args);
   CLI::App* show = griffin::AddShowCommand(app, &store_args);
   CLI::App* rules = griffin::AddRulesCommand(app, &store_args);
+  griffin::ProfileArgs profile_args;
+  CLI::App* profile = griffin::AddProfileCommand(app, &profile_args);
   griffin::ServeArgs serve_args;
   CLI::App* serve = griffin::AddServeCommand(app, &serve_args);
   griffin::StreamArgs stream_args;
@@ -57,5 +60,6 @@ int main(int argc, char** argv) {
   if (rules->parsed()) return griffin::RunRulesCommand(store_args);
   if (serve->parsed()) return griffin::RunServeCommand(serve_args);
   if (stream->parsed()) return griffin::RunStreamCommand(stream_args);
+  if (profile->parsed()) return griffin::RunProfileCommand(profile_args);
   return griffin::kExitUsage;
 }

@@ -10,6 +10,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/progress_line.h"
+#include "cli/read_args.h"
 #include "exec/engine.h"
 #include "io/input_format.h"
 #include "io/input_source.h"
@@ -34,18 +35,7 @@ namespace {
 Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const Plan& plan) {
   if (args.batch_rows < 1) return Status::UsageError("--batch-rows: must be at least 1");
   ReadOptions options = ReadOptionsFromRules(plan, args.batch_rows);
-  if (!args.input_format.empty()) {
-    options.format = ParseInputFormatName(args.input_format);
-    if (!options.format) return Status::UsageError("--input-format: unknown format '" + args.input_format + "'");
-  }
-  if (!args.delimiter.empty()) {
-    std::string d = args.delimiter == "\\t" || args.delimiter == "tab" ? "\t" : args.delimiter;
-    if (d.size() != 1) return Status::UsageError("--delimiter: must be one character, got '" + args.delimiter + "'");
-    if (d[0] == '\n' || d[0] == '\r') return Status::UsageError("--delimiter: cannot be a line break");
-    options.delimiter = d[0];
-  }
-  if (args.no_header) options.header = false;
-  if (!args.null_values.empty()) options.null_values = args.null_values;
+  RETURN_IF_ERROR(ApplyReadArgs(args.input_format, args.delimiter, args.no_header, args.null_values, &options));
   if (!args.where.empty()) options.where = args.where;
   options.query = args.query;
   // Rows written to --clean/--quarantine keep every column of the source.

@@ -67,6 +67,53 @@ void DistinctCounter::Merge(const DistinctCounter& other, const std::vector<uint
   }
 }
 
+void DistinctCounter::MergeState(const DistinctCounter& other) {
+  if (NeedsHashesOf(other)) {
+    limit_ = kExactLimit;
+    DropHashes();
+  }
+  Merge(other, {});
+}
+
+void DistinctCounter::Serialize(ByteWriter* out) const {
+  out->U8(static_cast<uint8_t>((kept_all_ ? 1 : 0) | (exact_ ? 2 : 0) | (has_zero_ ? 4 : 0)));
+  out->I64(limit_);
+  out->Bytes(std::string_view(reinterpret_cast<const char*>(registers_.data()), registers_.size()));
+  std::vector<uint64_t> kept;  // sorted: the bytes do not depend on the table's layout
+  kept.reserve(static_cast<size_t>(size_));
+  for (uint64_t hash : table_)
+    if (hash != 0) kept.push_back(hash);
+  std::sort(kept.begin(), kept.end());
+  out->U64(kept.size());
+  for (uint64_t hash : kept) out->U64(hash);
+}
+
+bool DistinctCounter::Deserialize(ByteReader* in) {
+  *this = DistinctCounter();
+  const uint8_t flags = in->U8();
+  const int64_t limit = in->I64();
+  const std::string_view registers = in->Bytes();
+  if (!registers.empty() && registers.size() != (size_t{1} << kRegisterBits)) in->Fail();
+  const uint64_t kept = in->Count(8);
+  if (!in->ok() || limit < 1 || limit > kExactLimit) {
+    in->Fail();
+    return false;
+  }
+  limit_ = std::max<int64_t>(limit, kept + 1);
+  registers_.assign(registers.begin(), registers.end());
+  if (flags & 4) Insert(0);
+  for (uint64_t i = 0; i < kept; ++i) {
+    const uint64_t hash = in->U64();
+    if (hash != 0) Insert(hash);
+  }
+  limit_ = limit;
+  kept_all_ = flags & 1;
+  exact_ = flags & 2;
+  if (!in->ok()) return false;
+  if (size_ > limit_ || (exact_ && !kept_all_)) in->Fail();
+  return in->ok();
+}
+
 int64_t DistinctCounter::Count() const {
   if (exact_) return size_;
   return HyperLogLog();

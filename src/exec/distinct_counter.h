@@ -16,10 +16,18 @@
 // them, and while the total is still exact the merger passes that batch's
 // hashes again (NeedsHashesOf). The total keeps at most kExactLimit hashes
 // (2 MiB), and none once it has passed the limit. Not thread-safe.
+//
+// As a self-contained mergeable state (column profiles, src/profile/): build
+// each part's counter with DistinctCounter(kExactLimit), so that it keeps
+// every hash up to the exact limit, and combine with MergeState, which needs
+// no second look at the data. The result is exact exactly when the union has
+// at most kExactLimit values, whatever the grouping of the merges.
 #pragma once
 
 #include <cstdint>
 #include <vector>
+
+#include "util/byte_codec.h"
 
 namespace griffin {
 
@@ -28,6 +36,10 @@ class DistinctCounter {
   static constexpr int64_t kExactLimit = 100000;
   static constexpr int64_t kBatchSetLimit = 4096;
   static constexpr int kRegisterBits = 12;
+
+  DistinctCounter() = default;
+  // A counter that keeps up to `batch_limit` hashes before it only estimates.
+  explicit DistinctCounter(int64_t batch_limit) : limit_(batch_limit) {}
 
   // A batch's value.
   void Add(uint64_t hash);
@@ -39,6 +51,13 @@ class DistinctCounter {
   // Adds the next batch's counter. `other_hashes` holds every hash `other`
   // was given when NeedsHashesOf(other), and is ignored otherwise.
   void Merge(const DistinctCounter& other, const std::vector<uint64_t>& other_hashes);
+
+  // Adds another counter's state: exact while both kept every hash and the
+  // union holds at most kExactLimit; a HyperLogLog union otherwise.
+  void MergeState(const DistinctCounter& other);
+
+  void Serialize(ByteWriter* out) const;
+  bool Deserialize(ByteReader* in);  // false (and `in` failed) when corrupt
 
   // The distinct count: exact while at most kExactLimit values were seen.
   int64_t Count() const;

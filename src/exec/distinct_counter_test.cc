@@ -63,5 +63,59 @@ TEST(DistinctCounterTest, TheHashZeroCounts) {
   EXPECT_EQ(total.Count(), 2);
 }
 
+// Self-contained parts (each keeps its hashes up to the exact limit), merged
+// in two different groupings: the same count, exact iff the union fits.
+int64_t GroupedCount(int64_t values, int64_t parts, bool left_first, bool* exact) {
+  std::vector<DistinctCounter> counters;
+  for (int64_t p = 0; p < parts; ++p) {
+    counters.emplace_back(DistinctCounter::kExactLimit);
+    for (int64_t v = p; v < values; v += parts) counters.back().Add(Mix64(static_cast<uint64_t>(v)));
+  }
+  DistinctCounter total(DistinctCounter::kExactLimit);
+  if (left_first) {
+    for (const DistinctCounter& c : counters) total.MergeState(c);
+  } else {
+    DistinctCounter right(DistinctCounter::kExactLimit);
+    for (size_t i = 1; i < counters.size(); ++i) right.MergeState(counters[i]);
+    total.MergeState(counters[0]);
+    total.MergeState(right);
+  }
+  *exact = total.exact();
+  return total.Count();
+}
+
+TEST(DistinctCounterTest, MergeStateIsExactUpToTheLimitWhateverTheGrouping) {
+  bool exact_a = false, exact_b = false;
+  EXPECT_EQ(GroupedCount(90000, 3, true, &exact_a), 90000);
+  EXPECT_EQ(GroupedCount(90000, 3, false, &exact_b), 90000);
+  EXPECT_TRUE(exact_a && exact_b);
+  const int64_t a = GroupedCount(150000, 3, true, &exact_a);
+  const int64_t b = GroupedCount(150000, 3, false, &exact_b);
+  EXPECT_FALSE(exact_a || exact_b);
+  EXPECT_EQ(a, b);  // HyperLogLog registers merge by max: grouping-free
+  EXPECT_NEAR(a, 150000, 150000 * 0.05);
+}
+
+TEST(DistinctCounterTest, SerializedStateRoundTrips) {
+  DistinctCounter counter(DistinctCounter::kExactLimit);
+  for (uint64_t v = 1; v <= 1000; ++v) counter.Add(Mix64(v));
+  counter.Add(0);  // Mix64(0) is 0: the one hash the table cannot hold
+  ByteWriter out;
+  counter.Serialize(&out);
+  DistinctCounter back;
+  ByteReader in(out.bytes());
+  ASSERT_TRUE(back.Deserialize(&in));
+  EXPECT_EQ(back.Count(), 1001);
+  EXPECT_TRUE(back.exact());
+  ByteWriter again;
+  back.Serialize(&again);
+  EXPECT_EQ(again.bytes(), out.bytes());
+  ByteWriter bad;
+  bad.U8(3);
+  bad.I64(-5);  // a limit no counter has
+  ByteReader corrupt(bad.bytes());
+  EXPECT_FALSE(DistinctCounter().Deserialize(&corrupt));
+}
+
 }  // namespace
 }  // namespace griffin

@@ -12,6 +12,7 @@
 
 #include "exec/batch_evaluator.h"
 #include "exec/merger.h"
+#include "exec/ordered_pipeline.h"
 
 namespace griffin {
 namespace {
@@ -23,84 +24,6 @@ Result<std::unique_ptr<BatchResult>> DecodeAndEvaluate(const BatchEvaluator& eva
   if (!batch.ok()) return batch.status();
   return evaluator.Evaluate(std::move(batch).value());
 }
-
-// Worker pool with ordered result delivery.
-class OrderedPipeline {
- public:
-  // Starts up to `threads` workers; a system out of threads (std::system_error,
-  // or std::bad_alloc for their memory) leaves the rest unstarted: started()
-  // says how many run.
-  OrderedPipeline(const BatchEvaluator& evaluator, int threads) : evaluator_(evaluator) {
-    try {
-      for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
-    } catch (const std::system_error& e) {
-      start_error_ = e.what();
-    } catch (const std::bad_alloc& e) {  // no room for another thread's stack or state
-      start_error_ = e.what();
-    }
-  }
-  size_t started() const { return workers_.size(); }
-  const std::string& start_error() const { return start_error_; }
-  ~OrderedPipeline() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    work_ready_.notify_all();
-    for (auto& worker : workers_) worker.join();
-  }
-
-  void Submit(int64_t sequence, std::unique_ptr<Chunk> chunk) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      queue_.push_back({sequence, std::move(chunk)});
-    }
-    work_ready_.notify_one();
-  }
-
-  // Blocks until the result of `sequence` is ready.
-  Result<std::unique_ptr<BatchResult>> Take(int64_t sequence) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    result_ready_.wait(lock, [&] { return results_.count(sequence) > 0; });
-    auto node = results_.extract(sequence);
-    return std::move(node.mapped());
-  }
-
- private:
-  struct Task {
-    int64_t sequence;
-    std::unique_ptr<Chunk> chunk;
-  };
-
-  void WorkerLoop() {
-    while (true) {
-      Task task;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        task = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      Result<std::unique_ptr<BatchResult>> result = DecodeAndEvaluate(evaluator_, *task.chunk);
-      task.chunk.reset();
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        results_.emplace(task.sequence, std::move(result));
-      }
-      result_ready_.notify_all();
-    }
-  }
-
-  const BatchEvaluator& evaluator_;
-  std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable work_ready_, result_ready_;
-  std::deque<Task> queue_;
-  std::map<int64_t, Result<std::unique_ptr<BatchResult>>> results_;
-  bool stopping_ = false;
-  std::string start_error_;
-};
 
 }  // namespace
 
@@ -164,7 +87,8 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
     for (std::unique_ptr<Chunk> chunk = std::move(first); chunk != nullptr && failure.ok(); chunk = read())
       merge(DecodeAndEvaluate(evaluator, *chunk));
   } else {
-    OrderedPipeline pipeline(evaluator, threads);
+    OrderedPipeline<Result<std::unique_ptr<BatchResult>>> pipeline(
+        [&evaluator](Chunk& chunk) { return DecodeAndEvaluate(evaluator, chunk); }, threads);
     if (pipeline.started() == 0) return Status::Internal("cannot start a worker thread: " + pipeline.start_error());
     int64_t submitted = 0;
     pipeline.Submit(submitted++, std::move(first));

@@ -10,13 +10,22 @@
 // is why the merger feeds it in row order.
 //
 // Ordering: NaN sorts after +inf (as numpy and pandas sort).
+//
+// Mergeable (column profiles, src/profile/): Merge(other) adds another
+// sketch's values, level by level, as if they had been fed after this one's;
+// the same merges in the same order give the same bytes. Serialize/Deserialize
+// keep the whole state. A smaller exact limit bounds a profile's memory per
+// column (the sketch keeps at most exact_limit values before compacting).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <vector>
+
+#include "util/byte_codec.h"
 
 namespace griffin {
 
@@ -25,6 +34,9 @@ class QuantileSketch {
  public:
   static constexpr size_t kExactLimit = 1 << 20;
   static constexpr size_t kLevelCapacity = 8192;
+
+  QuantileSketch() = default;
+  explicit QuantileSketch(size_t exact_limit) : exact_limit_(exact_limit) {}
 
   static bool Less(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) {
@@ -38,15 +50,57 @@ class QuantileSketch {
     ++count_;
     if (levels_.empty()) {
       exact_.push_back(value);
-      if (exact_.size() > kExactLimit) {
-        std::vector<T> values = std::move(exact_);
-        exact_.clear();
-        exact_.shrink_to_fit();
-        for (T v : values) AddToLevel(0, v);
-      }
+      if (exact_.size() > exact_limit_) SpillExact();
       return;
     }
     AddToLevel(0, value);
+  }
+
+  // Adds `other`'s values after this sketch's.
+  void Merge(const QuantileSketch& other) {
+    count_ += other.count_;
+    if (levels_.empty() && other.levels_.empty()) {
+      exact_.insert(exact_.end(), other.exact_.begin(), other.exact_.end());
+      if (exact_.size() > exact_limit_) SpillExact();
+      return;
+    }
+    if (levels_.empty()) SpillExact();
+    for (T v : other.exact_) AddToLevel(0, v);
+    for (size_t h = 0; h < other.levels_.size(); ++h)
+      for (T v : other.levels_[h]) AddToLevel(h, v);
+  }
+
+  // Calls fn(value, weight) for every value kept (weight 1 while exact).
+  template <typename Fn>
+  void ForEachWeighted(Fn&& fn) const {
+    for (T v : exact_) fn(v, int64_t{1});
+    for (size_t h = 0; h < levels_.size(); ++h)
+      for (T v : levels_[h]) fn(v, int64_t{1} << h);
+  }
+
+  void Serialize(ByteWriter* out) const {
+    out->U64(exact_limit_);
+    out->I64(count_);
+    PutValues(exact_, out);
+    out->U64(levels_.size());
+    for (size_t h = 0; h < levels_.size(); ++h) {
+      out->U8(parity_[h]);
+      PutValues(levels_[h], out);
+    }
+  }
+  // False (and `in` failed) when the bytes are not a sketch.
+  bool Deserialize(ByteReader* in) {
+    exact_limit_ = in->U64();
+    count_ = in->I64();
+    GetValues(in, &exact_);
+    levels_.assign(in->Count(9), {});
+    parity_.assign(levels_.size(), 0);
+    for (size_t h = 0; h < levels_.size() && in->ok(); ++h) {
+      parity_[h] = in->U8() & 1;
+      GetValues(in, &levels_[h]);
+    }
+    if (exact_limit_ == 0 || count_ < 0 || levels_.size() > 64) in->Fail();
+    return in->ok();
   }
 
   int64_t count() const { return count_; }
@@ -81,6 +135,33 @@ class QuantileSketch {
   }
 
  private:
+  void SpillExact() {
+    std::vector<T> values = std::move(exact_);
+    exact_.clear();
+    exact_.shrink_to_fit();
+    if (levels_.empty()) {  // a sketch that has compacted never keeps exact values
+      levels_.resize(1);
+      parity_.resize(1, 0);
+    }
+    for (T v : values) AddToLevel(0, v);
+  }
+
+  static void PutValues(const std::vector<T>& values, ByteWriter* out) {
+    out->U64(values.size());
+    for (T v : values) {
+      uint64_t bits;
+      std::memcpy(&bits, &v, 8);
+      out->U64(bits);
+    }
+  }
+  static void GetValues(ByteReader* in, std::vector<T>* values) {
+    values->resize(in->Count(8));
+    for (T& v : *values) {
+      const uint64_t bits = in->U64();
+      std::memcpy(&v, &bits, 8);
+    }
+  }
+
   void AddToLevel(size_t level, T value) {
     if (level >= levels_.size()) {
       levels_.resize(level + 1);
@@ -96,6 +177,8 @@ class QuantileSketch {
     for (size_t i = start; i < full.size(); i += 2) AddToLevel(level + 1, full[i]);
   }
 
+  static_assert(sizeof(T) == 8, "values are serialized as 8 bytes");
+  size_t exact_limit_ = kExactLimit;
   int64_t count_ = 0;
   std::vector<T> exact_;
   std::vector<std::vector<T>> levels_;

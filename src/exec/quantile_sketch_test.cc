@@ -63,5 +63,46 @@ TEST(QuantileSketchTest, SameInputSameAnswer) {
   EXPECT_EQ(*a.Quantile(0.37), *b.Quantile(0.37));
 }
 
+TEST(QuantileSketchTest, MergedPartsAnswerAsOneExactSketch) {
+  QuantileSketch<double> whole(1000), a(1000), b(1000);
+  for (int i = 0; i < 800; ++i) {
+    whole.Add(i);
+    (i < 300 ? a : b).Add(i);
+  }
+  a.Merge(b);
+  ASSERT_TRUE(a.exact());
+  EXPECT_EQ(a.count(), 800);
+  for (double q : {0.01, 0.5, 0.99}) EXPECT_EQ(*a.Quantile(q), *whole.Quantile(q));
+}
+
+TEST(QuantileSketchTest, MergePastTheExactLimitStaysWithinRankError) {
+  QuantileSketch<double> total(1 << 12);
+  for (int part = 0; part < 40; ++part) {
+    QuantileSketch<double> piece(1 << 12);
+    for (int i = 0; i < 25000; ++i) piece.Add(part * 25000 + i);
+    total.Merge(piece);
+  }
+  EXPECT_FALSE(total.exact());
+  EXPECT_EQ(total.count(), 1'000'000);
+  EXPECT_NEAR(*total.Quantile(0.5), 500000, 5000);
+  EXPECT_NEAR(*total.Quantile(0.9), 900000, 5000);
+}
+
+TEST(QuantileSketchTest, SerializedStateRoundTripsAndCorruptBytesFail) {
+  QuantileSketch<int64_t> sketch(100);
+  for (int64_t i = 0; i < 50000; ++i) sketch.Add(i * 7 % 1001);
+  ByteWriter out;
+  sketch.Serialize(&out);
+  QuantileSketch<int64_t> back;
+  ByteReader in(out.bytes());
+  ASSERT_TRUE(back.Deserialize(&in));
+  ByteWriter again;
+  back.Serialize(&again);
+  EXPECT_EQ(again.bytes(), out.bytes());
+  EXPECT_EQ(*back.Quantile(0.25), *sketch.Quantile(0.25));
+  ByteReader cut(std::string_view(out.bytes()).substr(0, out.bytes().size() / 2));
+  EXPECT_FALSE(QuantileSketch<int64_t>().Deserialize(&cut));
+}
+
 }  // namespace
 }  // namespace griffin

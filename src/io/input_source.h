@@ -53,6 +53,10 @@ struct ReadOptions {
   std::string where;
   // Sources that run a query (--query): read its result instead of a table.
   std::string query;
+  // JSON: every top-level key becomes a column too, in the order keys first
+  // appear in each batch (griffin profile, which has no rules to name them).
+  // Batches may then differ in their columns.
+  bool json_all_keys = false;
 };
 
 class Chunk {

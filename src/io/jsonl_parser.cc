@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <deque>
 #include <unordered_map>
 
 #include "io/arena.h"
@@ -31,12 +32,8 @@ class JsonlDecoder {
     const size_t max_rows = static_cast<size_t>(span.num_records);
     batch_->columns.resize(num_columns_);
     for (size_t c = 0; c < num_columns_; ++c) {
-      BatchColumn& column = batch_->columns[c];
-      column.name = layout.columns[c];
-      column.text.values.resize(max_rows);
-      column.text.is_null.resize(max_rows, 1);
-      column.text.json_kinds.resize(max_rows, JsonKind::kNull);
-      index_.emplace(column.name, static_cast<int>(c));
+      InitColumn(c, layout.columns[c], max_rows);
+      index_.emplace(batch_->columns[c].name, static_cast<int>(c));
     }
     batch_->column_seen.resize(num_columns_);
     batch_->raw_records.resize(max_rows);
@@ -80,7 +77,7 @@ class JsonlDecoder {
     }
     if (error) return MarkMalformed(line, std::string("invalid JSON: ") + simdjson::error_message(error));
     if (!is_object) return MarkMalformed(line, "line is not a JSON object");
-    if (num_columns_ == 0) return;
+    if (num_columns_ == 0 && !layout_.all_keys) return;
     error = Extract(line);
     if (error) {
       for (size_t c = 0; c < num_columns_; ++c) SetNull(c);
@@ -102,7 +99,10 @@ class JsonlDecoder {
       std::string_view key;
       if ((error = field.unescaped_key().get(key))) return error;
       auto found = index_.find(key);
-      if (found == index_.end()) continue;  // skipped by the iteration
+      if (found == index_.end()) {
+        if (!layout_.all_keys) continue;  // skipped by the iteration
+        found = AddDiscoveredColumn(key);
+      }
       const size_t c = static_cast<size_t>(found->second);
       batch_->column_seen[c] = 1;
       if ((error = ExtractValue(c, field.value()))) return error;
@@ -160,6 +160,24 @@ class JsonlDecoder {
     return simdjson::INCORRECT_TYPE;
   }
 
+  void InitColumn(size_t c, std::string name, size_t rows) {
+    BatchColumn& column = batch_->columns[c];
+    column.name = std::move(name);
+    column.text.values.resize(rows);
+    column.text.is_null.resize(rows, 1);
+    column.text.json_kinds.resize(rows, JsonKind::kNull);
+  }
+
+  // JsonlLayout::all_keys: a key no earlier line of the batch had becomes
+  // the batch's next column (null in the rows before).
+  std::unordered_map<std::string_view, int>::iterator AddDiscoveredColumn(std::string_view key) {
+    const std::string& name = discovered_names_.emplace_back(key);  // stable: index_ keys view it
+    batch_->columns.emplace_back();
+    InitColumn(num_columns_, name, batch_->raw_records.size());
+    batch_->column_seen.push_back(0);
+    return index_.emplace(name, static_cast<int>(num_columns_++)).first;
+  }
+
   void Set(size_t c, std::string_view value, JsonKind kind) {
     if (kind == JsonKind::kString && layout_.nulls.Match(value)) return SetNull(c);
     TextColumn& column = batch_->columns[c].text;
@@ -185,6 +203,7 @@ class JsonlDecoder {
   const TextSpan& span_;
   size_t num_columns_;
   std::unordered_map<std::string_view, int> index_;  // key -> column
+  std::deque<std::string> discovered_names_;
   std::shared_ptr<Batch> batch_;
   std::shared_ptr<Arena> arena_;
   int64_t row_ = 0;
@@ -211,6 +230,7 @@ class JsonlSource : public InputSource {
     auto layout = std::make_shared<JsonlLayout>();
     layout->name = std::move(name);
     layout->columns = options.json_columns;
+    layout->all_keys = options.json_all_keys;
     layout->nulls = NullMatcher(options.null_values);
     layout->input_index = input_index;
     layout_ = std::move(layout);

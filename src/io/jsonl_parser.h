@@ -36,6 +36,7 @@ class LineScanner : public RecordScanner {
 struct JsonlLayout {
   std::string name;
   std::vector<std::string> columns;  // ReadOptions::json_columns
+  bool all_keys = false;             // ReadOptions::json_all_keys
   // ReadOptions::null_values: a JSON string spelled as one of them is null
   // (rules-v1, amended 2026-12-03: null_values hold for every input's strings).
   // Numbers, booleans, objects and arrays are never matched.

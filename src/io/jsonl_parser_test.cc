@@ -160,3 +160,26 @@ TEST(JsonlParserTest, EmptyInputGivesOneEmptyBatch) {
 
 }  // namespace
 }  // namespace griffin
+
+namespace griffin {
+namespace {
+
+TEST(JsonlParserTest, AllKeysBecomeColumnsInFirstAppearanceOrder) {
+  const std::string text = "{\"b\": 1}\n{\"a\": \"x\", \"b\": null}\nnot json\n{\"c\\u0041\": true}\n";
+  JsonlLayout layout;
+  layout.name = "t";
+  layout.all_keys = true;
+  const auto batch = DecodeJsonl(layout, testing::MakeSpan(text, 4));
+  ASSERT_EQ(batch->columns.size(), 3u);
+  EXPECT_EQ(batch->columns[0].name, "b");
+  EXPECT_EQ(batch->columns[1].name, "a");
+  EXPECT_EQ(batch->columns[2].name, "cA");
+  EXPECT_EQ(batch->columns[0].text.is_null, (std::vector<uint8_t>{0, 1, 1, 1}));
+  EXPECT_EQ(batch->columns[1].text.values[1], "x");
+  EXPECT_EQ(batch->columns[1].text.is_null[0], 1);
+  EXPECT_EQ(batch->columns[2].text.values[3], "true");
+  EXPECT_TRUE(batch->IsMalformed(2));
+}
+
+}  // namespace
+}  // namespace griffin
