@@ -1,5 +1,5 @@
 // The griffin command line: `griffin validate`, history, show, rules, serve
-// and stream. Thin: parses arguments, calls the library, maps errors to exit codes.
+// stream and profile. Thin: parses arguments, calls the library, maps errors to exit codes.
 #include <cstdio>
 #include <string>
 
