@@ -196,6 +196,24 @@ def test_sigterm_commits_the_open_batch_and_a_restart_continues_the_versions(top
     assert [int(r["headers"]["griffin-version"]) for r in clean] == list(range(1, 81))
 
 
+def assert_each_record_once(address, t, total, partitions):
+    """Input record i (partition i % partitions, offset i // partitions) is in clean or
+    dead-letter exactly once; versions are 1..N once each, increasing along each partition."""
+    clean = read_committed(address, t["clean"], total, partitions, timeout_s=30)
+    dlq = read_committed(address, t["dlq"], total - len(clean), partitions, timeout_s=10)
+    seen = [mid_of(r["value"], None) for r in clean]
+    for record in dlq:
+        source = json.loads(record["headers"]["griffin-source"])
+        seen.append(source["offset"] * partitions + source["partition"])
+    assert sorted(seen) == list(range(total))
+    assert sorted(int(r["headers"]["griffin-version"]) for r in clean) == list(range(1, len(clean) + 1))
+    for p in range(partitions):
+        along = [int(r["headers"]["griffin-version"]) for r in clean if r["partition"] == p]
+        assert along == sorted(along)
+        mids = [mid_of(r["value"], None) for r in clean if r["partition"] == p]
+        assert mids == sorted(mids)  # partition order kept
+
+
 def test_kill_9_at_random_points_loses_and_repeats_nothing(topics, tmp_path):
     address, t = topics
     partitions = 2
@@ -219,20 +237,7 @@ def test_kill_9_at_random_points_loses_and_repeats_nothing(topics, tmp_path):
     status, stderr = stream.stop()
     assert status == 0, stderr
 
-    clean = read_committed(address, t["clean"], total, partitions, timeout_s=30)
-    dlq = read_committed(address, t["dlq"], total - len(clean), partitions, timeout_s=10)
-    seen = []
-    for record in clean:
-        seen.append(mid_of(record["value"], None))
-    for record in dlq:
-        source = json.loads(record["headers"]["griffin-source"])
-        seen.append(source["offset"] * partitions + source["partition"])
-    assert sorted(seen) == list(range(total)), f"after {kills} kills"
-    versions = sorted(int(r["headers"]["griffin-version"]) for r in clean)
-    assert versions == list(range(1, len(clean) + 1))
-    for p in range(partitions):
-        along = [mid_of(r["value"], None) for r in clean if r["partition"] == p]
-        assert along == sorted(along)  # partition order kept
+    assert_each_record_once(address, t, total, partitions)
 
 
 def run_stream_expecting_failure(command, timeout_s=60):
@@ -381,11 +386,39 @@ def test_broker_restart_mid_run_loses_and_repeats_nothing(topics, tmp_path):
     status, stderr = stream.stop()
     assert status == 0, stderr
 
-    clean = read_committed(address, t["clean"], total, partitions, timeout_s=30)
-    dlq = read_committed(address, t["dlq"], total - len(clean), partitions, timeout_s=10)
-    seen = [mid_of(r["value"], None) for r in clean]
-    for record in dlq:
-        source = json.loads(record["headers"]["griffin-source"])
-        seen.append(source["offset"] * partitions + source["partition"])
-    assert sorted(seen) == list(range(total))
-    assert sorted(int(r["headers"]["griffin-version"]) for r in clean) == list(range(1, len(clean) + 1))
+    assert_each_record_once(address, t, total, partitions)
+
+
+def test_csv_messages_equal_validate_on_a_csv_file(topics, tmp_path):
+    address, t = topics
+    create_topics(address, [t["raw"], t["clean"], t["dlq"]])
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("griffin: 1\ndataset: csvs\nsource: {format: csv}\ncolumns:\n"
+                     "  id: {type: string, not_null: true}\n  qty: {type: int64, min: 1}\n")
+    rng = random.Random(3)
+    lines = [rng.choice([f"e{i},{rng.randint(-2, 9)}", f",{i}", f"e{i},x", f"e{i},1,2", f'"e{i}\nz",3'])
+             for i in range(500)]
+    produce(address, t["raw"], [(None, line.encode()) for line in lines])
+    stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"],
+                    extra=["--batch-records", "64", "--batch-ms", "20"]).start()
+    wait_consumed(address, t["group"], t["raw"], len(lines), process=stream.process)
+    status, stderr = stream.stop()
+    assert status == 0, stderr
+
+    data = tmp_path / "records.csv"
+    data.write_text("id,qty\n" + "".join(line + "\n" for line in lines))
+    quarantine = tmp_path / "quarantine.jsonl"
+    done = subprocess.run([str(require_binary()), "validate", "-r", str(rules), str(data), "--no-store",
+                           "--quarantine", str(quarantine)], capture_output=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    expected = {}
+    for line in quarantine.read_text().splitlines():
+        row = json.loads(line)
+        expected[row["_griffin_row"]] = row["_griffin_errors"]
+    assert 50 < len(expected) < 450
+    dlq = read_committed(address, t["dlq"], len(expected))
+    got = {json.loads(r["headers"]["griffin-source"])["offset"]: json.loads(r["headers"]["griffin-errors"])
+           for r in dlq}
+    assert got == expected
+    clean = read_committed(address, t["clean"], len(lines) - len(expected))
+    assert [r["value"].decode() for r in clean] == [l for i, l in enumerate(lines) if i not in expected]

@@ -10,12 +10,17 @@ namespace {
 
 bool IsJsonWhitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// Appends `value` as one line (line breaks between tokens become spaces).
-// Returns the reason it cannot be one line, or "" when it was appended.
-std::string AppendAsLine(std::string_view value, std::string* text) {
-  bool blank = true;
-  for (char c : value) blank = blank && IsJsonWhitespace(c);
-  if (blank) return "empty message";
+bool IsBlank(std::string_view value) {
+  for (char c : value) {
+    if (!IsJsonWhitespace(c)) return false;
+  }
+  return true;
+}
+
+// Appends a JSON message as one line (line breaks between tokens become
+// spaces). Returns the reason it cannot be one line, or "" when it was appended.
+std::string AppendJsonLine(std::string_view value, std::string* text) {
+  if (IsBlank(value)) return "empty message";
   const size_t start = text->size();
   bool in_string = false, escaped = false;
   for (char c : value) {
@@ -42,20 +47,63 @@ std::string AppendAsLine(std::string_view value, std::string* text) {
   return "";
 }
 
+// Appends a CSV message as one record (without one trailing line break).
+// Returns the reason it cannot be one record, or "" when it was appended.
+std::string AppendCsvRecord(std::string_view value, char quote, std::string* text) {
+  if (!value.empty() && value.back() == '\n') value.remove_suffix(1);
+  if (!value.empty() && value.back() == '\r') value.remove_suffix(1);
+  if (IsBlank(value)) return "empty message";
+  bool quoted = false;
+  for (char c : value) {
+    if (c == quote) quoted = !quoted;  // a doubled quote toggles twice
+    if (!quoted && (c == '\n' || c == '\r')) return "more than one record in the message";
+  }
+  text->append(value);
+  text->push_back('\n');
+  return "";
+}
+
+// The header line: the rule file's columns, quoted where they must be.
+std::string CsvHeader(const RuleSet& rules, char delimiter, char quote) {
+  std::string header;
+  for (size_t c = 0; c < rules.columns.size(); ++c) {
+    if (c > 0) header.push_back(delimiter);
+    const std::string& name = rules.columns[c].name;
+    if (name.find_first_of(std::string{delimiter, quote, '\n', '\r'}) == std::string::npos) {
+      header += name;
+      continue;
+    }
+    header.push_back(quote);
+    for (char ch : name) {
+      if (ch == quote) header.push_back(quote);
+      header.push_back(ch);
+    }
+    header.push_back(quote);
+  }
+  return header + "\n";
+}
+
 }  // namespace
 
-Result<JudgedBatch> JudgeJsonMessages(const Validator& validator, const std::vector<std::string_view>& values,
-                                      const ValidationOptions& options) {
+Result<JudgedBatch> JudgeMessages(const Validator& validator, const std::vector<std::string_view>& values,
+                                  const ValidationOptions& options) {
+  const SourceOptions& source = validator.rules().source;
+  InputFormat format = InputFormat::kJsonl;
+  if (source.format == "csv") format = InputFormat::kCsv;
+  if (source.format == "tsv") format = InputFormat::kTsv;
+  const bool csv = format != InputFormat::kJsonl;
+  const char delimiter = source.delimiter.value_or(format == InputFormat::kTsv ? '\t' : ',');
   JudgedBatch judged;
   judged.verdicts.resize(values.size());
   std::string text;
   size_t total = 0;
   for (std::string_view value : values) total += value.size() + 1;
   text.reserve(total);
+  if (csv && source.header) text = CsvHeader(validator.rules(), delimiter, source.quote);
   std::vector<size_t> message_of_row;  // engine row -> message index
   message_of_row.reserve(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
-    std::string reason = AppendAsLine(values[i], &text);
+    std::string reason = csv ? AppendCsvRecord(values[i], source.quote, &text) : AppendJsonLine(values[i], &text);
     if (reason.empty()) {
       message_of_row.push_back(i);
     } else {
@@ -64,11 +112,11 @@ Result<JudgedBatch> JudgeJsonMessages(const Validator& validator, const std::vec
   }
   ValidationOptions run_options = options;
   run_options.collect_bad_rows = true;
-  ASSIGN_OR_RETURN(ValidationResult result, validator.ValidateText(text, InputFormat::kJsonl, "kafka", run_options));
+  ASSIGN_OR_RETURN(ValidationResult result, validator.ValidateText(text, format, "kafka", run_options));
   for (size_t b = 0; b < result.bad_row_indices.size(); ++b) {
     const int64_t row = result.bad_row_indices[b];
     if (row < 0 || static_cast<size_t>(row) >= message_of_row.size()) {
-      return Status::Internal("JudgeJsonMessages: the engine reported row " + std::to_string(row) + " of " +
+      return Status::Internal("JudgeMessages: the engine reported row " + std::to_string(row) + " of " +
                               std::to_string(message_of_row.size()));
     }
     MessageVerdict& verdict = judged.verdicts[message_of_row[row]];

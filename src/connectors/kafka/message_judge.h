@@ -1,20 +1,25 @@
 // Judges a micro-batch of Kafka message values with a compiled rule set, one
-// message per record, through the engine's JSON-lines path (the same parser,
-// plan and messages as `griffin validate` on a .jsonl file holding the same
-// records, one per line).
+// message per record, through the engine's text paths: the same parser, plan
+// and messages as `griffin validate` on a file holding the same records.
 //
 //   std::vector<std::string_view> values = ...;       // message payloads, in order
-//   ASSIGN_OR_RETURN(JudgedBatch judged, JudgeJsonMessages(*validator, values, options));
+//   ASSIGN_OR_RETURN(JudgedBatch judged, JudgeMessages(*validator, values, options));
 //   judged.verdicts[i].errors.empty()  // message i is clean
 //
-// A JSON-lines file cannot hold some messages as one line each, so these are
-// judged malformed here without reaching the engine (they could not be
-// written to such a file at all):
+// The format is the rule file's `source.format`: `csv` or `tsv` read each
+// message as one record of that format (the header, when `source.header` is
+// true as by default, is the rule file's columns in file order; one trailing
+// line break is dropped); anything else reads each message as one JSON object
+// (the JSON-lines path).
+//
+// A file cannot hold some messages as one record each, so these are judged
+// malformed here without reaching the engine:
 //   - an empty or all-whitespace message: "empty message";
-//   - a raw line break inside a JSON string: "invalid JSON: a raw line break
-//     inside a string" (simdjson rejects raw control characters in strings).
-// Line breaks between JSON tokens are whitespace and become spaces. `unique`
-// and table checks see one micro-batch (docs/semantics.md, "griffin stream").
+//   - JSON: a raw line break inside a JSON string: "invalid JSON: a raw line
+//     break inside a string" (simdjson rejects raw control characters in
+//     strings); line breaks between JSON tokens are whitespace;
+//   - CSV: a line break outside quotes: "more than one record in the message".
+// `unique` and table checks see one micro-batch (docs/semantics.md, "griffin stream").
 #pragma once
 
 #include <string_view>
@@ -39,7 +44,7 @@ struct JudgedBatch {
   Report report;                         // the engine's report of the batch
 };
 
-Result<JudgedBatch> JudgeJsonMessages(const Validator& validator, const std::vector<std::string_view>& values,
+Result<JudgedBatch> JudgeMessages(const Validator& validator, const std::vector<std::string_view>& values,
                                       const ValidationOptions& options);
 
 }  // namespace griffin::kafka

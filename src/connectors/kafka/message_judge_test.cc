@@ -39,7 +39,7 @@ TEST(MessageJudge, MatchesTheJsonLinesPathMessageForMessage) {
       "{\"id\": \"\xff\", \"amount\": 7}",
   };
   std::vector<std::string_view> values(messages.begin(), messages.end());
-  auto judged = JudgeJsonMessages(**validator, values, ValidationOptions{});
+  auto judged = JudgeMessages(**validator, values, ValidationOptions{});
   ASSERT_TRUE(judged.ok()) << judged.status().message();
   ASSERT_EQ(judged->verdicts.size(), messages.size());
   using Names = std::vector<std::string>;
@@ -84,9 +84,55 @@ TEST(MessageJudge, MatchesTheJsonLinesPathMessageForMessage) {
 TEST(MessageJudge, EmptyBatchIsClean) {
   auto validator = Validator::FromText(kRules, "<rules>");
   ASSERT_TRUE(validator.ok());
-  auto judged = JudgeJsonMessages(**validator, {}, ValidationOptions{});
+  auto judged = JudgeMessages(**validator, {}, ValidationOptions{});
   ASSERT_TRUE(judged.ok()) << judged.status().message();
   EXPECT_TRUE(judged->verdicts.empty());
+}
+
+}  // namespace
+}  // namespace griffin::kafka
+
+namespace griffin::kafka {
+namespace {
+
+const char* kCsvRules = R"(griffin: 1
+dataset: c
+source: {format: csv}
+columns:
+  id: {type: string, not_null: true}
+  "amount, usd": {type: float64, min: 0}
+)";
+
+TEST(MessageJudge, CsvMessagesAreRecordsUnderTheRuleColumns) {
+  auto validator = Validator::FromText(kCsvRules, "<rules>");
+  ASSERT_TRUE(validator.ok()) << validator.status().message();
+  std::vector<std::string> messages = {"a,1", "b,-2\n", ",3\r\n", "c,1,extra", "\"d\ne\",4", "f,1\ng,2", "", "h,x"};
+  std::vector<std::string_view> values(messages.begin(), messages.end());
+  auto judged = JudgeMessages(**validator, values, ValidationOptions{});
+  ASSERT_TRUE(judged.ok()) << judged.status().message();
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(Checks(judged->verdicts[0]), Names{});
+  EXPECT_EQ(Checks(judged->verdicts[1]), Names{"amount, usd.min"});
+  EXPECT_EQ(Checks(judged->verdicts[2]), Names{"id.not_null"});
+  EXPECT_EQ(Checks(judged->verdicts[3]), Names{"malformed"});
+  EXPECT_EQ(Checks(judged->verdicts[4]), Names{});  // a quoted line break is data
+  EXPECT_EQ(judged->verdicts[5].errors[0].message, "more than one record in the message");
+  EXPECT_EQ(judged->verdicts[6].errors[0].message, "empty message");
+  EXPECT_EQ(Checks(judged->verdicts[7]), Names{"amount, usd.type"});
+
+  // The same records in a CSV file with the header: the same verdicts and messages.
+  std::string text = "id,\"amount, usd\"\na,1\nb,-2\n,3\nc,1,extra\n\"d\ne\",4\nh,x\n";
+  auto direct = (*validator)->ValidateText(text, InputFormat::kCsv, "c.csv", ValidationOptions{});
+  ASSERT_TRUE(direct.ok()) << direct.status().message();
+  std::vector<size_t> record_messages = {0, 1, 2, 3, 4, 7};
+  ASSERT_EQ(direct->bad_row_indices, (std::vector<int64_t>{1, 2, 3, 5}));
+  for (size_t b = 0; b < direct->bad_row_indices.size(); ++b) {
+    const MessageVerdict& verdict = judged->verdicts[record_messages[direct->bad_row_indices[b]]];
+    ASSERT_EQ(int64_t(verdict.errors.size()), direct->bad_error_offsets[b + 1] - direct->bad_error_offsets[b]);
+    for (size_t e = 0; e < verdict.errors.size(); ++e) {
+      EXPECT_EQ(verdict.errors[e].message, direct->bad_errors[direct->bad_error_offsets[b] + e].message);
+    }
+  }
 }
 
 }  // namespace

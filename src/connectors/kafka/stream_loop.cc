@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -11,7 +10,6 @@
 #include "api/validator.h"
 #include "connectors/kafka/message_judge.h"
 #include "connectors/kafka/stream_headers.h"
-#include "util/sha256.h"
 
 namespace griffin::kafka {
 namespace {
@@ -89,10 +87,7 @@ class StreamRunner {
  private:
   Status Open() {
     ASSIGN_OR_RETURN(validator_, Validator::FromFile(options_.rules_path));
-    std::ifstream rules_file(options_.rules_path, std::ios::binary);
-    std::stringstream rules_text;
-    rules_text << rules_file.rdbuf();
-    rules_sha256_ = Sha256Hex(rules_text.str());
+    rules_sha256_ = validator_->rules().sha256;
     transactional_id_ = options_.transactional_id.empty()
                             ? "griffin-stream." + options_.group + "." + options_.from.topic
                             : options_.transactional_id;
@@ -245,7 +240,7 @@ class StreamRunner {
     }
     ValidationOptions validation;
     validation.threads = options_.threads;
-    ASSIGN_OR_RETURN(JudgedBatch judged, JudgeJsonMessages(*validator_, values, validation));
+    ASSIGN_OR_RETURN(JudgedBatch judged, JudgeMessages(*validator_, values, validation));
 
     const int64_t first_version = next_version_;
     RETURN_IF_ERROR(TransactionCall([&] { return rd_kafka_begin_transaction(producer_.get()); },
