@@ -3,17 +3,25 @@
 // no front end changes.
 #include "connectors/objectstore/object_adapter.h"
 #include "connectors/sql/sql_source.h"
+#include "connectors/sql/table_output.h"
 #include "io/source_registry.h"
 
 namespace griffin {
 
 void RegisterBuiltinSources() {
   RegisterObjectStoreSources();  // s3://, gs://
+  // Databases: tables and queries in, dead letters and clean rows out (as tables).
   const SourcePushdown sql_pushdown{.columns = true, .filter = true, .query = true};
-  RegisterSource("sqlite", {sql::OpenSqlSource, sql_pushdown, "sqlite:///path/file.db?table=name"});
-  RegisterSource("duckdb", {sql::OpenSqlSource, sql_pushdown, "duckdb:///path/file.duckdb?table=name"});
-  RegisterSource("postgresql", {sql::OpenSqlSource, sql_pushdown, "postgresql://user@host:port/db?table=schema.name"});
-  RegisterSource("postgres", {sql::OpenSqlSource, sql_pushdown, "postgres://user@host:port/db?table=schema.name"});
+  for (const auto& [scheme, example] :
+       {std::pair{"sqlite", "sqlite:///path/file.db?table=name"},
+        std::pair{"duckdb", "duckdb:///path/file.duckdb?table=name"},
+        std::pair{"postgresql", "postgresql://user@host:port/db?table=schema.name"},
+        std::pair{"postgres", "postgres://user@host:port/db?table=schema.name"}}) {
+    SourceAdapter adapter{sql::OpenSqlSource, sql_pushdown, example};
+    adapter.open_output = sql::OpenSqlTableOutput;
+    adapter.output_format = InputFormat::kArrow;
+    RegisterSource(scheme, std::move(adapter));
+  }
 }
 
 }  // namespace griffin

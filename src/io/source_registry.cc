@@ -131,6 +131,11 @@ Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri) {
   return adapter.open_output(uri);
 }
 
+std::optional<InputFormat> AdapterOutputFormat(const std::string& uri) {
+  if (!UriScheme(uri)) return std::nullopt;
+  return AdapterOf(uri).output_format;
+}
+
 std::string RedactUri(std::string_view input) {
   if (!UriScheme(input)) return std::string(input);
   std::string out(input);

@@ -79,6 +79,9 @@ struct SourceAdapter {
   SourceExpander expand = nullptr;
   SourceDescriber describe = nullptr;
   OutputOpener open_output = nullptr;
+  // The format open_output takes when the URI names none by an extension (a
+  // database table takes Arrow IPC and stores its rows); nullopt: by extension.
+  std::optional<InputFormat> output_format;
 };
 
 // The scheme of a URI, lowercased, or nullopt for a path ("-", "x.csv",
@@ -120,6 +123,9 @@ bool IsOutputObjectUri(std::string_view path);
 // URI: a malformed URI or a prefix (UsageError), a missing bucket or refused
 // credentials (InputError).
 Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri);
+
+// The output format an adapter declares for `uri` (SourceAdapter::output_format).
+std::optional<InputFormat> AdapterOutputFormat(const std::string& uri);
 
 // `input` as messages and reports show it: a URI's password (the text between
 // "user:" and "@" before the host) becomes "***"; a path is unchanged.

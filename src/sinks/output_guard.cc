@@ -21,9 +21,14 @@ Status Refuse(const std::string& option, const std::string& output_path, const G
 
 Status RefuseOutputOverFiles(const std::string& option, const std::string& output_path,
                              const std::vector<GuardedFile>& files) {
-  if (IsOutputObjectUri(output_path)) {  // an object: the same URI, whatever its query
-    for (const GuardedFile& file : files)
-      if (WithoutQuery(file.path) == WithoutQuery(output_path)) return Refuse(option, output_path, file);
+  if (IsOutputObjectUri(output_path)) {
+    // An object: the same URI, whatever its query. A table (an adapter with a
+    // declared output format): the same URI, table= included.
+    const bool table = AdapterOutputFormat(output_path).has_value();
+    for (const GuardedFile& file : files) {
+      if (table ? file.path == output_path : WithoutQuery(file.path) == WithoutQuery(output_path))
+        return Refuse(option, output_path, file);
+    }
     return Status::OK();
   }
   struct stat output;

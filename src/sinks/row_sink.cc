@@ -11,6 +11,7 @@ Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind k
   // An object URI's format is its key's extension, before any ?endpoint=...
   std::optional<DetectedFormat> detected =
       DetectInputFormat(IsOutputObjectUri(path) ? std::string_view(path).substr(0, path.find('?')) : path);
+  if (std::optional<InputFormat> declared = AdapterOutputFormat(path)) detected = DetectedFormat{*declared};
   if (detected && detected->compression != Compression::kNone)
     return Status::UsageError(std::string(flag) + " " + path + ": compressed outputs are not supported");
   if (!detected)

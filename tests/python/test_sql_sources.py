@@ -119,11 +119,17 @@ def duckdb_table(tmp_path):
     return f"duckdb://{path}?table=rows", arrow_rows()
 
 
-def postgresql_table(tmp_path):
+def require_pg():
+    """The test PostgreSQL's URI; fails (or skips with GRIFFIN_NO_PG=1) without one."""
     if not PG_URI:
         if os.environ.get("GRIFFIN_NO_PG") == "1":
             pytest.skip("GRIFFIN_NO_PG=1: PostgreSQL tests explicitly turned off")
         pytest.fail("GRIFFIN_TEST_PG_URI is not set: start a server with scripts/pg_test_cluster.sh start")
+    return PG_URI
+
+
+def postgresql_table(tmp_path):
+    require_pg()
     import adbc_driver_postgresql.dbapi as dbapi
     with dbapi.connect(PG_URI) as connection:
         with connection.cursor() as cursor:

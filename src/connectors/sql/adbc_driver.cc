@@ -168,6 +168,20 @@ Status AdbcConnectionHandle::SetOption(const std::string& key, const std::string
   return Status::OK();
 }
 
+Status AdbcConnectionHandle::Commit(const std::string& context) {
+  AdbcError error = ADBC_ERROR_INIT;
+  if (driver()->ConnectionCommit(&connection_, &error) != ADBC_STATUS_OK)
+    return Status::InputError(context + ": commit: " + TakeAdbcError(&error));
+  return Status::OK();
+}
+
+Status AdbcStatementHandle::BindStream(ArrowArrayStream* stream, const std::string& context) {
+  AdbcError error = ADBC_ERROR_INIT;
+  if (connection_->driver()->StatementBindStream(&statement_, stream, &error) != ADBC_STATUS_OK)
+    return Status::InputError(context + ": " + TakeAdbcError(&error));
+  return Status::OK();
+}
+
 Result<std::unique_ptr<AdbcStatementHandle>> AdbcStatementHandle::Open(
     std::shared_ptr<AdbcConnectionHandle> connection, const std::string& sql, const std::string& context) {
   auto handle = std::unique_ptr<AdbcStatementHandle>(new AdbcStatementHandle());
@@ -177,7 +191,7 @@ Result<std::unique_ptr<AdbcStatementHandle>> AdbcStatementHandle::Open(
   handle->statement_.private_driver = driver;
   if (driver->StatementNew(handle->connection_->get(), &handle->statement_, &error) != ADBC_STATUS_OK)
     return Status::InputError(context + ": " + TakeAdbcError(&error));
-  if (driver->StatementSetSqlQuery(&handle->statement_, sql.c_str(), &error) != ADBC_STATUS_OK)
+  if (!sql.empty() && driver->StatementSetSqlQuery(&handle->statement_, sql.c_str(), &error) != ADBC_STATUS_OK)
     return Status::InputError(context + ": " + TakeAdbcError(&error));
   return handle;
 }

@@ -76,13 +76,15 @@ class AdbcConnectionHandle {
   AdbcDriver* driver() const { return database_->driver(); }
   // Sets a connection option; a driver that refuses it is an InputError.
   Status SetOption(const std::string& key, const std::string& value, const std::string& context);
+  // Commits the open transaction (autocommit off).
+  Status Commit(const std::string& context);
 
  private:
   std::shared_ptr<AdbcDatabaseHandle> database_;
   AdbcConnection connection_{};
 };
 
-// One SQL statement on a connection. Release the stream Execute gives before
+// One SQL statement on a connection (no SQL: a bulk ingest, set by options). Release the stream Execute gives before
 // the handle (the driver's stream may use the statement's state).
 class AdbcStatementHandle {
  public:
@@ -93,8 +95,10 @@ class AdbcStatementHandle {
   Status SetOption(const std::string& key, const std::string& value, const std::string& context);
   // Runs the statement; the result stream is the caller's to release.
   Result<ArrowArrayStream> Execute(const std::string& context);
-  // Runs a statement that returns no rows (SET ..., INSERT ...).
+  // Runs a statement that returns no rows (SET ..., INSERT ..., a bulk ingest).
   Status ExecuteUpdate(const std::string& context);
+  // Binds a stream of rows (a bulk ingest's data); the statement takes it.
+  Status BindStream(ArrowArrayStream* stream, const std::string& context);
 
  private:
   std::shared_ptr<AdbcConnectionHandle> connection_;

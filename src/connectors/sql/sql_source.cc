@@ -1,9 +1,6 @@
 #include "connectors/sql/sql_source.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <map>
 
 #include <arrow/c/bridge.h>
 #include <arrow/array/builder_binary.h>
@@ -12,6 +9,7 @@
 #include <arrow/record_batch.h>
 
 #include "connectors/sql/adbc_driver.h"
+#include "connectors/sql/sql_connect.h"
 #include "connectors/sql/sql_uri.h"
 #include "io/arrow_source.h"
 
@@ -96,24 +94,6 @@ class AdbcResultReader : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::Schema> schema_;
 };
 
-Result<std::map<std::string, std::string>> DatabaseOptions(const SqlTarget& target) {
-  if (target.engine == SqlEngine::kPostgresql) return std::map<std::string, std::string>{{"uri", target.connection_uri}};
-  struct stat info;  // a missing file is an error, never a new empty database
-  if (::stat(target.file.c_str(), &info) != 0)
-    return Status::InputError(target.display + ": no such database file " + target.file);
-  if (target.engine == SqlEngine::kSqlite) {
-    std::string escaped;  // a SQLite URI filename: '?' and '#' and '%' must be escaped
-    for (char c : target.file) {
-      if (c == '?') escaped += "%3f";
-      else if (c == '#') escaped += "%23";
-      else if (c == '%') escaped += "%25";
-      else escaped += c;
-    }
-    return std::map<std::string, std::string>{{"uri", "file:" + escaped + "?mode=ro"}};
-  }
-  return std::map<std::string, std::string>{{"path", target.file}, {"access_mode", "READ_ONLY"}};
-}
-
 Result<ArrowArrayStream> Run(const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql,
                              const std::string& context, std::unique_ptr<AdbcStatementHandle>* statement) {
   ASSIGN_OR_RETURN(*statement, AdbcStatementHandle::Open(connection, sql, context));
@@ -153,16 +133,7 @@ Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const
   const std::string& context = target.display;
   if (target.table.empty() == options.query.empty())
     return Status::UsageError(context + ": name what to read with table= in the URI or with --query, one of them");
-  ASSIGN_OR_RETURN(auto database_options, DatabaseOptions(target));
-  ASSIGN_OR_RETURN(auto library, AdbcDriverLibrary::Load(target.engine));
-  ASSIGN_OR_RETURN(std::shared_ptr<AdbcDatabaseHandle> database,
-                   AdbcDatabaseHandle::Open(library, database_options, context));
-  ASSIGN_OR_RETURN(std::shared_ptr<AdbcConnectionHandle> connection, AdbcConnectionHandle::Open(database, context));
-  if (target.engine == SqlEngine::kPostgresql) {
-    ASSIGN_OR_RETURN(auto read_only, AdbcStatementHandle::Open(
-                                         connection, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", context));
-    RETURN_IF_ERROR(read_only->ExecuteUpdate(context));
-  }
+  ASSIGN_OR_RETURN(std::shared_ptr<AdbcConnectionHandle> connection, ConnectSql(target, SqlAccess::kReadOnly));
   const std::string from =
       options.query.empty() ? QuotedTableName(target) : "(" + options.query + ") AS griffin_query";
   ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnNames(connection, from, context));

@@ -1,0 +1,139 @@
+"""Dead letters to a table (issue 13): `--quarantine sqlite://...?table=bad_rows`
+(and DuckDB, PostgreSQL) stores the rows `--quarantine bad.parquet` holds, with
+`_griffin_row`, and `_griffin_errors` as JSON text; in one transaction, so a
+killed run leaves no table and no rows."""
+import json
+import math
+import os
+import signal
+import subprocess
+import time
+
+import pyarrow.parquet as pq
+import pytest
+
+from griffin_cli import require_binary
+from test_sql_sources import PG_URI, arrow_rows, require_pg, rules  # noqa: F401  (rules is a fixture)
+
+
+def run_cli(*args):
+    return subprocess.run([str(require_binary()), *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def comparable(value):
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    return value
+
+
+def sqlite_rows(tmp_path, table):
+    import sqlite3
+    with sqlite3.connect(tmp_path / "dl.db") as connection:
+        return connection.execute(f'SELECT * FROM "{table}" ORDER BY _griffin_row').fetchall()
+
+
+def duckdb_rows(tmp_path, table):
+    import duckdb
+    connection = duckdb.connect(str(tmp_path / "dl.duckdb"), read_only=True)
+    try:
+        return connection.execute(f'SELECT * FROM "{table}" ORDER BY _griffin_row').fetchall()
+    finally:
+        connection.close()
+
+
+def postgresql_rows(tmp_path, table):
+    import adbc_driver_postgresql.dbapi as dbapi
+    with dbapi.connect(PG_URI) as connection, connection.cursor() as cursor:
+        cursor.execute(f'SELECT * FROM griffin_dead."{table}" ORDER BY _griffin_row')
+        return cursor.fetchall()
+
+
+def postgresql_uri(tmp_path, table):
+    require_pg()
+    import adbc_driver_postgresql.dbapi as dbapi
+    with dbapi.connect(PG_URI) as connection:
+        with connection.cursor() as cursor:
+            cursor.execute("CREATE SCHEMA IF NOT EXISTS griffin_dead")
+            cursor.execute(f'DROP TABLE IF EXISTS griffin_dead."{table}"')
+        connection.commit()
+    return f"{PG_URI}?table=griffin_dead.{table}"
+
+
+SINKS = {
+    "sqlite": (lambda tmp_path, table: f"sqlite://{tmp_path}/dl.db?table={table}", sqlite_rows),
+    "duckdb": (lambda tmp_path, table: f"duckdb://{tmp_path}/dl.duckdb?table={table}", duckdb_rows),
+    "postgresql": (postgresql_uri, postgresql_rows),
+}
+
+
+@pytest.mark.parametrize("engine", sorted(SINKS))
+def test_quarantine_to_a_table_holds_the_quarantine_file_rows(engine, rules, tmp_path):  # noqa: F811
+    uri_of, rows_of = SINKS[engine]
+    data = tmp_path / "rows.parquet"
+    pq.write_table(arrow_rows(nan_as_null=engine == "sqlite"), data)
+    table_uri = uri_of(tmp_path, "bad_rows")
+    to_table = run_cli("validate", "-r", rules, data, "--no-store", "--format", "json", "--quarantine", table_uri)
+    to_file = run_cli("validate", "-r", rules, data, "--no-store", "--format", "json", "--quarantine",
+                      tmp_path / "bad.parquet")
+    assert to_table.returncode == to_file.returncode == 1, to_table.stderr
+    assert json.loads(to_table.stdout)["bad_rows"] == json.loads(to_file.stdout)["bad_rows"] > 0
+    expected = []
+    for row in pq.read_table(tmp_path / "bad.parquet").to_pylist():
+        errors = json.dumps([{"check": e["check"], "message": e["message"]} for e in row["_griffin_errors"]],
+                            ensure_ascii=False, separators=(",", ":"))
+        expected.append(tuple(comparable(row[c]) for c in ("id", "x", "s", "n", "k", "_griffin_row")) + (errors,))
+    stored = [tuple(comparable(v) for v in row[:6]) + (row[6],) for row in rows_of(tmp_path, "bad_rows")]
+    assert [tuple(json.loads(v) if i == 6 else v for i, v in enumerate(r)) for r in stored] == \
+        [tuple(json.loads(v) if i == 6 else v for i, v in enumerate(r)) for r in expected]
+    assert len(stored) == json.loads(to_file.stdout)["bad_rows"]
+
+
+def test_a_killed_run_leaves_no_table(rules, tmp_path):  # noqa: F811
+    """The input is a FIFO that never ends: the run is killed mid-way, after
+    bad rows went to the quarantine's spool, before its one commit."""
+    fifo = tmp_path / "rows.csv"
+    os.mkfifo(fifo)
+    command = [str(require_binary()), "validate", "-r", str(rules), str(fifo), "--no-store", "--batch-rows", "1",
+               "--quarantine", f"sqlite://{tmp_path}/dl.db?table=bad_rows"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(fifo, "w") as writer:
+        writer.write("id,x,s,n,k\n")
+        for row in range(2000):
+            writer.write(f"{row},-5000,zz,1.00,{row}\n")  # every row bad
+        writer.flush()
+        time.sleep(1.0)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+    import sqlite3
+    if (tmp_path / "dl.db").exists():
+        with sqlite3.connect(tmp_path / "dl.db") as connection:
+            tables = connection.execute("SELECT name FROM sqlite_master").fetchall()
+        assert tables == []
+
+
+def test_an_ingest_that_fails_is_exit_3_and_adds_no_rows(rules, tmp_path):  # noqa: F811
+    import sqlite3
+    with sqlite3.connect(tmp_path / "dl.db") as connection:
+        connection.execute("CREATE TABLE bad_rows(other TEXT NOT NULL)")
+        connection.execute("INSERT INTO bad_rows VALUES ('kept')")
+    data = tmp_path / "rows.parquet"
+    pq.write_table(arrow_rows(nan_as_null=True), data)
+    done = run_cli("validate", "-r", rules, data, "--no-store", "--quarantine", f"sqlite://{tmp_path}/dl.db?table=bad_rows")
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith(f"griffin: sqlite://{tmp_path}/dl.db?table=bad_rows: ")
+    with sqlite3.connect(tmp_path / "dl.db") as connection:
+        assert connection.execute("SELECT * FROM bad_rows").fetchall() == [("kept",)]
+
+
+def test_the_input_table_is_never_an_output(rules, tmp_path):  # noqa: F811
+    import sqlite3
+    with sqlite3.connect(tmp_path / "in.db") as connection:
+        connection.execute("CREATE TABLE t(id INTEGER)")
+        connection.execute("INSERT INTO t VALUES (1)")
+    source = f"sqlite://{tmp_path}/in.db?table=t"
+    done = run_cli("validate", "-r", rules, source, "--no-store", "--quarantine", source)
+    assert done.returncode == 2
+    assert "is the input" in done.stderr
+    other = run_cli("validate", "-r", rules, source, "--no-store", "--quarantine", f"sqlite://{tmp_path}/in.db?table=bad")
+    assert other.returncode in (0, 1), other.stderr  # another table of the same database is fine
