@@ -82,5 +82,6 @@ stage "benchmark harness (quick)"
 .venv/bin/python bench/run_peers.py --quick --require-all
 .venv/bin/python bench/run_jax_bench.py --quick
 .venv/bin/python bench/run_service_bench.py --quick
+.venv/bin/python bench/run_objectstore_bench.py --quick
 
 stage "all test stages passed"

@@ -299,15 +299,15 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   cmd->add_option("-r,--rules", args->rules_path, "The rule file (YAML, rules-v1)")->required();
   cmd->add_option("inputs", args->inputs,
                   "Input files (.csv .tsv .jsonl .parquet .arrow, optionally .gz/.zst), directories of them, "
-                  "- for CSV on standard input, or a URI (sqlite:///f.db?table=t, postgresql://user@host/db?table=t, "
-                  "duckdb:///f.duckdb?table=t, file:///path)")->required();
+                  "- for CSV on standard input, or a URI (s3://bucket/key or s3://bucket/prefix/, gs://..., "
+                  "sqlite:///f.db?table=t, postgresql://user@host/db?table=t, duckdb:///f.duckdb?table=t, file:///path)")->required();
   cmd->add_option("--format", args->format, "Report format on stdout: text (for people), json, junit")
       ->capture_default_str();
   cmd->add_option("--max-violations", args->max_violations,
                   "How many row violations the report lists per check (counts are always exact)")->capture_default_str();
   cmd->add_option("--quarantine", args->quarantine_path,
-                  "Write every bad row there (.csv .tsv .jsonl .parquet .arrow) with _griffin_row and _griffin_errors");
-  cmd->add_option("--clean", args->clean_path, "Write every row that is not bad there (.csv .tsv .jsonl .parquet .arrow)");
+                  "Write every bad row there (.csv .tsv .jsonl .parquet .arrow; a path or s3://, gs://) with _griffin_row and _griffin_errors");
+  cmd->add_option("--clean", args->clean_path, "Write every row that is not bad there (.csv .tsv .jsonl .parquet .arrow; a path or s3://, gs://)");
   cmd->add_flag("--tag-version", args->tag_version,
                 "Add _griffin_version (the run's sequence number for the dataset, from the store) to --clean rows");
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");

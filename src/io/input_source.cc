@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <filesystem>
+#include <future>
 #include <mutex>
 
 #include "io/arrow_source.h"
@@ -27,9 +29,37 @@ Status NotReadable(const std::string& path, int error_number) {
   return Status::InputError(path + ": " + std::strerror(error_number));
 }
 
-// Reads its inputs one after another, opening each when the previous ends.
+// An input opened ahead whose first chunk was read ahead too: NextChunk gives
+// that chunk (or its error) first, then reads on.
+class ReadAheadSource : public InputSource {
+ public:
+  ReadAheadSource(std::unique_ptr<InputSource> source, Result<std::unique_ptr<Chunk>> first)
+      : source_(std::move(source)), first_(std::move(first)) {}
+  Result<std::unique_ptr<Chunk>> NextChunk() override {
+    if (!first_) return source_->NextChunk();
+    Result<std::unique_ptr<Chunk>> first = std::move(*first_);
+    first_.reset();
+    return first;
+  }
+  int64_t bytes_read() const override { return source_->bytes_read(); }
+  int64_t total_bytes() const override { return source_->total_bytes(); }
+  bool is_text() const override { return source_->is_text(); }
+
+ private:
+  std::unique_ptr<InputSource> source_;
+  std::optional<Result<std::unique_ptr<Chunk>>> first_;
+};
+
+// Reads its inputs one after another. A file is opened when the previous input
+// ends; URIs (objects in a store) are opened ahead, each with its first chunk
+// read, on helper threads while the previous input is read, so their metadata
+// requests and first transfers overlap the decoding and each other instead of
+// adding round trips per input. At most kInputsAhead inputs (one chunk each)
+// are ahead; an error there is reported when that input is reached.
 class ChainedSource : public InputSource {
  public:
+  static constexpr size_t kInputsAhead = 4;
+
   ChainedSource(std::vector<std::string> paths, ReadOptions options, int64_t total_bytes)
       : paths_(std::move(paths)), options_(std::move(options)), total_bytes_(total_bytes) {}
 
@@ -37,12 +67,18 @@ class ChainedSource : public InputSource {
     for (;;) {
       if (current_ == nullptr) {
         if (next_input_ >= paths_.size()) return std::unique_ptr<Chunk>();
-        ASSIGN_OR_RETURN(auto opened, OpenInput(paths_[next_input_], options_,
-                                                static_cast<int>(next_input_)));
-        std::lock_guard<std::mutex> lock(mutex_);
-        any_text_ = any_text_ || opened->is_text();
-        current_ = std::move(opened);
+        Result<std::unique_ptr<InputSource>> next = ahead_.empty() ? Open(next_input_) : ahead_.front().get();
+        if (!ahead_.empty()) ahead_.pop_front();
+        ASSIGN_OR_RETURN(auto opened, std::move(next));
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          any_text_ = any_text_ || opened->is_text();
+          current_ = std::move(opened);
+        }
         ++next_input_;
+        for (size_t index = next_input_ + ahead_.size();
+             ahead_.size() < kInputsAhead && index < paths_.size() && !IsFileInput(paths_[index]); ++index)
+          ahead_.push_back(std::async(std::launch::async, [this, index] { return OpenAhead(index); }));
       }
       ASSIGN_OR_RETURN(auto chunk, current_->NextChunk());
       if (chunk != nullptr) return chunk;
@@ -64,6 +100,15 @@ class ChainedSource : public InputSource {
   }
 
  private:
+  Result<std::unique_ptr<InputSource>> Open(size_t index) const {
+    return OpenInput(paths_[index], options_, static_cast<int>(index));
+  }
+  Result<std::unique_ptr<InputSource>> OpenAhead(size_t index) const {
+    ASSIGN_OR_RETURN(std::unique_ptr<InputSource> source, Open(index));
+    Result<std::unique_ptr<Chunk>> first = source->NextChunk();
+    return std::unique_ptr<InputSource>(std::make_unique<ReadAheadSource>(std::move(source), std::move(first)));
+  }
+
   std::vector<std::string> paths_;
   ReadOptions options_;
   int64_t total_bytes_;
@@ -72,6 +117,9 @@ class ChainedSource : public InputSource {
   std::unique_ptr<InputSource> current_;
   int64_t finished_bytes_ = 0;
   bool any_text_ = false;
+  // The next inputs, being opened ahead, in order (declared last: destroyed
+  // first, each waits for its helper thread, which reads paths_ and options_).
+  std::deque<std::future<Result<std::unique_ptr<InputSource>>>> ahead_;
 };
 
 }  // namespace

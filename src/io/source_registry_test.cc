@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "io/io_test_util.h"
 
 namespace griffin {
@@ -111,6 +113,52 @@ TEST(SourceRegistryTest, FilesRefuseWhereAndQuery) {
   ASSERT_FALSE(opened.ok());
   EXPECT_EQ(opened.status().code(), StatusCode::kUsageError);
   EXPECT_NE(opened.status().message().find(file + ": a file cannot filter rows"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace griffin
+
+namespace griffin {
+namespace {
+
+// URI inputs after the first are opened (and their first chunk read) ahead,
+// on another thread: rows still come in input order, and an input that fails
+// to open fails the run only when it is reached, after the rows before it.
+TEST(SourceRegistryTest, UriInputsAreOpenedAheadInOrder) {
+  TempDir dir;
+  const std::string a = dir.Write("a.csv", "x\n1\n2\n");
+  const std::string b = dir.Write("b.csv", "x\n3\n");
+  std::atomic<int> opens{0};
+  SourceAdapter adapter;
+  adapter.open = [&](const std::string& uri, const ReadOptions& options,
+                     int index) -> Result<std::unique_ptr<InputSource>> {
+    ++opens;
+    if (uri == "aheadtest://bad") return Status::InputError("aheadtest://bad: no such thing");
+    return OpenInput(uri == "aheadtest://a" ? a : b, options, index);
+  };
+  RegisterSource("aheadtest", adapter);
+  auto source = OpenInputs({"aheadtest://a", "aheadtest://b", "aheadtest://a"}, ReadOptions());
+  ASSERT_TRUE(source.ok()) << source.status().message();
+  testing::Rows rows = testing::ReadAll(**source);
+  EXPECT_EQ(rows.cells, (std::vector<std::vector<std::string>>{{"1"}, {"2"}, {"3"}, {"1"}, {"2"}}));
+  EXPECT_EQ(rows.input_index, (std::vector<int>{0, 0, 1, 2, 2}));
+  EXPECT_EQ(opens.load(), 3);
+
+  auto failing = OpenInputs({"aheadtest://a", "aheadtest://bad"}, ReadOptions());
+  ASSERT_TRUE(failing.ok());
+  auto first = (*failing)->NextChunk();
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_NE(*first, nullptr);
+  auto decoded = (*first)->Decode();
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ((*decoded)->num_rows, 2);
+  Status error;
+  for (int i = 0; i < 4 && error.ok(); ++i) {
+    auto next = (*failing)->NextChunk();
+    if (!next.ok()) error = next.status();
+    else ASSERT_NE(*next, nullptr) << "ended without the second input's error";
+  }
+  EXPECT_EQ(error.message(), "aheadtest://bad: no such thing");
 }
 
 }  // namespace
