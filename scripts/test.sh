@@ -83,5 +83,7 @@ stage "benchmark harness (quick)"
 .venv/bin/python bench/run_jax_bench.py --quick
 .venv/bin/python bench/run_service_bench.py --quick
 .venv/bin/python bench/run_objectstore_bench.py --quick
+# griffin stream vs a Python (pydantic + confluent-kafka) transactional loop, 20k messages.
+.venv/bin/python bench/run_stream_bench.py --quick
 
 stage "all test stages passed"
