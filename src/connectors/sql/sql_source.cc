@@ -31,9 +31,21 @@ std::shared_ptr<arrow::DataType> EngineType(const std::shared_ptr<arrow::DataTyp
   return type;
 }
 
-std::shared_ptr<arrow::Schema> WithEngineTypes(const std::shared_ptr<arrow::Schema>& schema) {
+// SQLite has no column types: its driver types a column from the values of
+// the first batch, and one without any (no rows, or only NULLs) comes as
+// int64. Such a column is Arrow's null type here, which every rule type
+// accepts, as a file's all-null column would be. (The reader's schema is
+// only what an empty result shows.)
+bool IsUntypedSqliteColumn(const arrow::Array& array) {
+  return array.type_id() == arrow::Type::INT64 && array.null_count() == array.length();
+}
+
+std::shared_ptr<arrow::Schema> WithEngineTypes(const std::shared_ptr<arrow::Schema>& schema, bool sqlite) {
   arrow::FieldVector fields;
-  for (const auto& field : schema->fields()) fields.push_back(field->WithType(EngineType(field->type())));
+  for (const auto& field : schema->fields()) {
+    const bool untyped = sqlite && field->type()->id() == arrow::Type::INT64;
+    fields.push_back(field->WithType(untyped ? arrow::null() : EngineType(field->type())));
+  }
   return arrow::schema(std::move(fields), schema->metadata());
 }
 
@@ -69,20 +81,24 @@ arrow::Result<std::shared_ptr<arrow::Array>> EngineArray(std::shared_ptr<arrow::
 class AdbcResultReader : public arrow::RecordBatchReader {
  public:
   AdbcResultReader(std::shared_ptr<AdbcConnectionHandle> connection, std::unique_ptr<AdbcStatementHandle> statement,
-                   std::shared_ptr<arrow::RecordBatchReader> stream)
+                   std::shared_ptr<arrow::RecordBatchReader> stream, bool sqlite)
       : connection_(std::move(connection)),
         statement_(std::move(statement)),
         stream_(std::move(stream)),
-        schema_(WithEngineTypes(stream_->schema())) {}
+        sqlite_(sqlite),
+        schema_(WithEngineTypes(stream_->schema(), sqlite)) {}
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
     ARROW_RETURN_NOT_OK(stream_->ReadNext(batch));
     if (*batch == nullptr) return arrow::Status::OK();
     arrow::ArrayVector columns = (*batch)->columns();
+    arrow::FieldVector fields;
     for (auto& column : columns) {
+      if (sqlite_ && IsUntypedSqliteColumn(*column)) column = std::make_shared<arrow::NullArray>(column->length());
       ARROW_ASSIGN_OR_RAISE(column, EngineArray(std::move(column)));
+      fields.push_back(arrow::field(schema_->field(static_cast<int>(fields.size()))->name(), column->type()));
     }
-    *batch = arrow::RecordBatch::Make(schema_, (*batch)->num_rows(), std::move(columns));
+    *batch = arrow::RecordBatch::Make(arrow::schema(std::move(fields)), (*batch)->num_rows(), std::move(columns));
     return arrow::Status::OK();
   }
 
@@ -91,7 +107,8 @@ class AdbcResultReader : public arrow::RecordBatchReader {
   std::shared_ptr<AdbcConnectionHandle> connection_;
   std::unique_ptr<AdbcStatementHandle> statement_;
   std::shared_ptr<arrow::RecordBatchReader> stream_;
-  std::shared_ptr<arrow::Schema> schema_;
+  bool sqlite_;
+  std::shared_ptr<arrow::Schema> schema_;  // the engine types (an empty result's columns)
 };
 
 Result<ArrowArrayStream> Run(const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql,
@@ -145,7 +162,8 @@ Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const
   ASSIGN_OR_RETURN(ArrowArrayStream stream, statement->Execute(context));
   auto imported = arrow::ImportRecordBatchReader(&stream);
   if (!imported.ok()) return Status::InputError(context + ": " + imported.status().message());
-  auto reader = std::make_shared<AdbcResultReader>(std::move(connection), std::move(statement), std::move(*imported));
+  auto reader = std::make_shared<AdbcResultReader>(std::move(connection), std::move(statement), std::move(*imported),
+                                                   target.engine == SqlEngine::kSqlite);
   return OpenRecordBatchReaderSource(std::move(reader), context, options, input_index);
 }
 

@@ -111,6 +111,22 @@ TEST_F(SqliteSourceTest, AQueryThatWritesFailsAndWritesNothing) {
   EXPECT_EQ(ReadUri(Uri("keep"), ReadOptions())->rows, 1);
 }
 
+// SQLite types columns from their values: one without any (an empty table,
+// or only NULLs in a batch) is Arrow's null type, never a made-up int64.
+TEST_F(SqliteSourceTest, ColumnsWithoutValuesAreNullTyped) {
+  Exec(file_, "CREATE TABLE empty(s TEXT); CREATE TABLE nulls(s TEXT, n INTEGER); INSERT INTO nulls VALUES (NULL, 1);");
+  for (const char* table : {"empty", "nulls"}) {
+    auto source = OpenInput(Uri(table), ReadOptions(), 0);
+    ASSERT_TRUE(source.ok()) << source.status().message();
+    auto chunk = (*source)->NextChunk();
+    ASSERT_TRUE(chunk.ok() && *chunk != nullptr);
+    auto batch = (*chunk)->Decode();
+    ASSERT_TRUE(batch.ok()) << batch.status().message();
+    EXPECT_EQ((*batch)->columns[0].array->type_id(), arrow::Type::NA) << table;
+    if (std::string(table) == "nulls") EXPECT_EQ((*batch)->columns[1].array->type_id(), arrow::Type::INT64);
+  }
+}
+
 TEST(BuiltinSourcesTest, TheDatabaseSchemesAreRegistered) {
   const std::vector<std::string> schemes = RegisteredSourceSchemes();
   for (const char* scheme : {"duckdb", "file", "postgres", "postgresql", "sqlite"})
