@@ -41,6 +41,8 @@ CLI::App* AddStreamCommand(CLI::App& app, StreamArgs* args) {
   cmd->add_option("--commit-timeout", args->commit_timeout_s,
                   "Seconds one transaction may take to commit (retries included) before exit 3")
       ->capture_default_str();
+  cmd->add_option("--metrics-listen", args->metrics_listen,
+                  "Serve Prometheus metrics on HOST:PORT (GET /metrics; port 0: a free one, printed on stderr)");
   cmd->footer(
       "\nExample:\n"
       "  griffin stream -r rules.yaml --from kafka://localhost:9092/raw --to kafka://localhost:9092/clean \\\n"
@@ -79,6 +81,15 @@ int RunStreamCommand(const StreamArgs& args) {
   options.startup_timeout_ms = args.startup_timeout_s * 1000;
   options.commit_timeout_ms = args.commit_timeout_s * 1000;
 
+  kafka::StreamMetrics metrics;
+  std::unique_ptr<kafka::MetricsServer> metrics_server;
+  if (!args.metrics_listen.empty()) {
+    Result<std::unique_ptr<kafka::MetricsServer>> started = kafka::MetricsServer::Start(args.metrics_listen, metrics);
+    if (!started.ok()) return fail(started.status());
+    metrics_server = std::move(started).value();
+    options.metrics = &metrics;
+    std::fprintf(stderr, "griffin: metrics on port %d (GET /metrics)\n", metrics_server->port());
+  }
   std::signal(SIGTERM, RequestStop);
   std::signal(SIGINT, RequestStop);
   Result<kafka::StreamTotals> totals = kafka::RunStream(options, stop_requested);

@@ -25,6 +25,7 @@ struct StreamArgs {
   std::string transactional_id;
   int startup_timeout_s = 15;
   int commit_timeout_s = 60;
+  std::string metrics_listen;
 };
 
 CLI::App* AddStreamCommand(CLI::App& app, StreamArgs* args);

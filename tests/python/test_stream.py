@@ -7,8 +7,10 @@ compared with `griffin validate` on the same records written as a JSON-lines fil
 import hashlib
 import json
 import random
+import socket
 import subprocess
 import time
+import urllib.request
 
 import pytest
 
@@ -422,3 +424,46 @@ def test_csv_messages_equal_validate_on_a_csv_file(topics, tmp_path):
     assert got == expected
     clean = read_committed(address, t["clean"], len(lines) - len(expected))
     assert [r["value"].decode() for r in clean] == [l for i, l in enumerate(lines) if i not in expected]
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def metric(text, name):
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    raise AssertionError(f"{name} not in metrics:\n{text}")
+
+
+def test_metrics_count_what_the_topics_hold(topics, tmp_path):
+    address, t = topics
+    rules = with_topics(address, t, tmp_path)
+    rng = random.Random(11)
+    records = [make_record(i, rng) for i in range(1000)]
+    produce(address, t["raw"], records)
+    port = free_port()
+    stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"],
+                    extra=["--batch-records", "100", "--metrics-listen", f"127.0.0.1:{port}"]).start()
+    wait_consumed(address, t["group"], t["raw"], len(records), process=stream.process)
+    deadline = time.monotonic() + 10
+    while True:  # the lag gauge follows the last batch's commit
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+        if metric(text, "griffin_stream_lag") == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    status, stderr = stream.stop()
+    assert status == 0, stderr
+    dlq_count = len(quarantine_by_row(rules, [value for _, value in records], tmp_path))
+    clean_count = len(records) - dlq_count
+    assert len(read_committed(address, t["clean"], clean_count)) == clean_count
+    assert metric(text, "griffin_stream_records_in_total") == len(records)
+    assert metric(text, "griffin_stream_clean_total") == clean_count
+    assert metric(text, "griffin_stream_dead_letter_total") == dlq_count
+    assert metric(text, 'griffin_stream_transactions_total{result="committed"}') >= 10
+    assert metric(text, "griffin_stream_lag") == 0
+    assert 0 < metric(text, "griffin_stream_batch_quality_score") <= 1
+    assert metric(text, "griffin_stream_batch_seconds_count") >= 10

@@ -203,14 +203,20 @@ class StreamRunner {
         continue;  // this message too: the rewind reads it again
       }
       if (!message) {
-        if (batch->empty()) return Status::OK();  // idle: let the caller see a stop
+        if (batch->empty()) {  // idle: let the caller see a stop
+          UpdateLag();
+          return Status::OK();
+        }
         continue;
       }
       if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
         RETURN_IF_ERROR(ConsumerError(message->err, rd_kafka_message_errstr(message.get())));
         continue;
       }
-      if (batch->empty()) deadline = Clock::now() + std::chrono::milliseconds(options_.batch_ms);
+      if (batch->empty()) {
+        batch_started_ = Clock::now();
+        deadline = batch_started_ + std::chrono::milliseconds(options_.batch_ms);
+      }
       batch->push_back(std::move(message));
     }
     return Status::OK();
@@ -282,6 +288,7 @@ class StreamRunner {
       aborted_ = false;
       next_version_ = first_version;
       ++totals_.aborted;
+      if (options_.metrics != nullptr) options_.metrics->CountAbort();
       RETURN_IF_ERROR(PermanentDeliveryError());
       if (++consecutive_aborts_ > kMaxConsecutiveAborts) {
         std::string detail = LastClientError();
@@ -297,7 +304,36 @@ class StreamRunner {
     totals_.clean += clean;
     totals_.dead_letter += static_cast<int64_t>(batch.size()) - clean;
     ++totals_.transactions;
+    if (options_.metrics != nullptr) {
+      const double seconds = std::chrono::duration<double>(Clock::now() - batch_started_).count();
+      options_.metrics->CountBatch(clean, static_cast<int64_t>(batch.size()) - clean, seconds,
+                                   judged.report.quality_score);
+      UpdateLag();
+    }
     return Status::OK();
+  }
+
+  // Messages between the consumer's positions and the high watermarks it last
+  // saw (librdkafka's cached values: no broker round trip).
+  void UpdateLag() {
+    if (options_.metrics == nullptr) return;
+    rd_kafka_topic_partition_list_t* raw = nullptr;
+    if (rd_kafka_assignment(consumer_.get(), &raw) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
+    PartitionList assignment(raw);
+    if (rd_kafka_position(consumer_.get(), assignment.get()) != RD_KAFKA_RESP_ERR_NO_ERROR) return;
+    int64_t lag = 0;
+    for (int i = 0; i < assignment->cnt; ++i) {
+      const rd_kafka_topic_partition_t& entry = assignment->elems[i];
+      int64_t low = 0, high = 0;
+      if (entry.offset < 0 ||
+          rd_kafka_get_watermark_offsets(consumer_.get(), entry.topic, entry.partition, &low, &high) !=
+              RD_KAFKA_RESP_ERR_NO_ERROR ||
+          high < entry.offset) {
+        continue;
+      }
+      lag += high - entry.offset;
+    }
+    options_.metrics->SetLag(lag);
   }
 
   // Produces one record; waits (serving deliveries) while the producer's queue is full.
@@ -445,6 +481,7 @@ class StreamRunner {
   KafkaHandle consumer_, producer_;
   int input_partitions_ = 0, clean_partitions_ = 0, dead_letter_partitions_ = 0;
   int64_t next_version_ = 1;
+  Clock::time_point batch_started_{};
   bool aborted_ = false;
   int consecutive_aborts_ = 0;
   StreamTotals totals_;

@@ -31,6 +31,7 @@
 
 #include "connectors/kafka/kafka_client.h"
 #include "connectors/kafka/kafka_uri.h"
+#include "connectors/kafka/stream_metrics.h"
 #include "util/status.h"
 
 namespace griffin::kafka {
@@ -46,6 +47,7 @@ struct StreamOptions {
   std::string transactional_id;    // empty: "griffin-stream." + group + "." + input topic
   int startup_timeout_ms = 15000;  // a broker answering and the topics' metadata, at start
   int commit_timeout_ms = 60000;   // one transaction's commit, retries included
+  StreamMetrics* metrics = nullptr;  // optional: counts batches, aborts, lag
 };
 
 struct StreamTotals {
