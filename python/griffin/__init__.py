@@ -216,7 +216,9 @@ class Validator:
         """Validate `data` and return a Report.
 
         `data`: a path or a list of paths (files or directories, as the CLI
-        takes them), a pyarrow Table / RecordBatch / RecordBatchReader, any
+        takes them; or URIs such as "sqlite:///app.db?table=orders",
+        "postgresql://user@host/db?table=schema.t", "duckdb:///x.duckdb?table=t",
+        s3://..., see docs/sources.md), a pyarrow Table / RecordBatch / RecordBatchReader, any
         object with __arrow_c_stream__ (e.g. a polars DataFrame), a pandas
         DataFrame, or a dict of numpy arrays. Arrow buffers are read in place.
         `threads=0` uses all cores. The GIL is released while the engine runs.

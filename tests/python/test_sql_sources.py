@@ -222,3 +222,18 @@ def test_a_missing_driver_library_is_exit_3_naming_the_override(rules, tmp_path)
     done = run_cli("validate", "-r", rules, uri, "--no-store", env=env)
     assert done.returncode == 3
     assert "libmissing.so" in done.stderr and "GRIFFIN_ADBC_SQLITE_DRIVER" in done.stderr
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_hostile_where_and_writing_queries_change_nothing(engine, rules, tmp_path):
+    uri, _ = TABLES[engine](tmp_path)
+    table = "griffin_scan.rows" if engine == "postgresql" else "rows"
+    database = uri.split("?")[0]
+    attempts = [(uri, ("--where", f"1=1; DROP TABLE {table}; --")),
+                (uri, ("--where", f"1=1) AS x; DROP TABLE {table}; SELECT (1")),
+                (database, ("--query", f"DELETE FROM {table} RETURNING *"))]
+    for source, extra in attempts:
+        done = run_cli("validate", "-r", rules, source, "--no-store", *extra)
+        assert done.returncode == 3, (extra, done.stderr)
+    whole = run_cli("validate", "-r", rules, uri, "--no-store", "--format", "json")
+    assert json.loads(whole.stdout)["rows"] == len(ROWS)
