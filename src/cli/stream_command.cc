@@ -90,6 +90,7 @@ int RunStreamCommand(const StreamArgs& args) {
     options.metrics = &metrics;
     std::fprintf(stderr, "griffin: metrics on port %d (GET /metrics)\n", metrics_server->port());
   }
+  options.log = [](const std::string& line) { std::fprintf(stderr, "griffin: stream: %s\n", line.c_str()); };
   std::signal(SIGTERM, RequestStop);
   std::signal(SIGINT, RequestStop);
   Result<kafka::StreamTotals> totals = kafka::RunStream(options, stop_requested);

@@ -6,6 +6,7 @@ compared with `griffin validate` on the same records written as a JSON-lines fil
 """
 import hashlib
 import json
+import os
 import random
 import socket
 import subprocess
@@ -467,3 +468,43 @@ def test_metrics_count_what_the_topics_hold(topics, tmp_path):
     assert metric(text, "griffin_stream_lag") == 0
     assert 0 < metric(text, "griffin_stream_batch_quality_score") <= 1
     assert metric(text, "griffin_stream_batch_seconds_count") >= 10
+
+
+def test_a_changed_rule_file_takes_over_between_transactions(topics, tmp_path):
+    address, t = topics
+    rules = with_topics(address, t, tmp_path)
+    stricter = RULES.replace("qty: {type: int64, gt: 0}", "qty: {type: int64, gt: 4}")
+
+    def replace_rules(text):  # a complete file renamed into place, its mtime settled
+        fresh = tmp_path / "rules.yaml.new"
+        fresh.write_text(text)
+        past = time.time() - 5
+        os.utime(fresh, (past, past))
+        os.replace(fresh, rules)
+
+    stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=["--batch-ms", "20"]).start()
+    produce(address, t["raw"], [(None, good(i, qty=i % 8 + 1)) for i in range(40)])
+    wait_consumed(address, t["group"], t["raw"], 40, process=stream.process)
+    replace_rules(stricter)
+    time.sleep(2)  # the rule file is looked at once a second, between transactions
+    produce(address, t["raw"], [(None, good(i, qty=i % 8 + 1)) for i in range(40, 80)])
+    wait_consumed(address, t["group"], t["raw"], 80, process=stream.process)
+    replace_rules("griffin: 1\ndataset: events\ncolumns:\n  id: {type: nope}\n")
+    time.sleep(2)
+    produce(address, t["raw"], [(None, good(i, qty=i % 8 + 1)) for i in range(80, 120)])
+    wait_consumed(address, t["group"], t["raw"], 120, process=stream.process)
+    status, stderr = stream.stop()
+    assert status == 0, stderr
+    assert f"griffin: stream: loaded {rules} (rules sha256 {hashlib.sha256(stricter.encode()).hexdigest()})" in stderr
+    assert f"griffin: stream: refused {rules}, keeping the rules in use: {rules}:4" in stderr, stderr
+
+    old_sha, new_sha = hashlib.sha256(RULES.encode()).hexdigest(), hashlib.sha256(stricter.encode()).hexdigest()
+    expected_clean = [i for i in range(120) if i < 40 or (i % 8 + 1) > 4]
+    clean = read_committed(address, t["clean"], len(expected_clean))
+    assert [mid_of(r["value"], None) for r in clean] == expected_clean
+    for record in clean:
+        mid = mid_of(record["value"], None)
+        assert record["headers"]["griffin-rules"].decode() == (old_sha if mid < 40 else new_sha), mid
+    dlq = read_committed(address, t["dlq"], 120 - len(expected_clean))
+    assert all([e["check"] for e in json.loads(r["headers"]["griffin-errors"])] == ["qty.gt"] for r in dlq)
+    assert all(r["headers"]["griffin-rules"].decode() == new_sha for r in dlq)

@@ -9,6 +9,7 @@
 
 #include "api/validator.h"
 #include "connectors/kafka/message_judge.h"
+#include "connectors/kafka/rules_watcher.h"
 #include "connectors/kafka/stream_headers.h"
 
 namespace griffin::kafka {
@@ -88,6 +89,8 @@ class StreamRunner {
   Status Open() {
     ASSIGN_OR_RETURN(validator_, Validator::FromFile(options_.rules_path));
     rules_sha256_ = validator_->rules().sha256;
+    rules_watcher_ = std::make_unique<RulesWatcher>(options_.rules_path, rules_sha256_);
+    rules_checked_ = Clock::now();
     transactional_id_ = options_.transactional_id.empty()
                             ? "griffin-stream." + options_.group + "." + options_.from.topic
                             : options_.transactional_id;
@@ -238,7 +241,23 @@ class StreamRunner {
     }
   }
 
+  // Between transactions: a changed rule file takes over, or is refused (logged).
+  void ReloadRules() {
+    if (Clock::now() - rules_checked_ < std::chrono::milliseconds(options_.rules_check_ms)) return;
+    rules_checked_ = Clock::now();
+    std::optional<RulesWatcher::Change> change = rules_watcher_->Poll();
+    if (!change) return;
+    if (!change->validator) {
+      if (options_.log) options_.log("refused " + options_.rules_path + ", keeping the rules in use: " + change->error);
+      return;
+    }
+    validator_ = change->validator;
+    rules_sha256_ = validator_->rules().sha256;
+    if (options_.log) options_.log("loaded " + options_.rules_path + " (rules sha256 " + rules_sha256_ + ")");
+  }
+
   Status Process(const std::vector<KafkaMessage>& batch) {
+    ReloadRules();
     std::vector<std::string_view> values;
     values.reserve(batch.size());
     for (const KafkaMessage& message : batch) {
@@ -482,6 +501,8 @@ class StreamRunner {
   int input_partitions_ = 0, clean_partitions_ = 0, dead_letter_partitions_ = 0;
   int64_t next_version_ = 1;
   Clock::time_point batch_started_{};
+  std::unique_ptr<RulesWatcher> rules_watcher_;
+  Clock::time_point rules_checked_{};
   bool aborted_ = false;
   int consecutive_aborts_ = 0;
   StreamTotals totals_;

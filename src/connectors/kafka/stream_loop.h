@@ -22,6 +22,10 @@
 // nothing uncommitted is visible to read_committed readers, so a restart
 // continues without loss or duplicates. A stop request finishes the open
 // batch, commits it and returns OK.
+//
+// A changed rule file (rules_watcher.h) is compiled and takes over between
+// transactions: each record's griffin-rules header names the version that
+// judged it. A file that does not compile is logged and the rules in use stay.
 #pragma once
 
 #include <atomic>
@@ -48,6 +52,9 @@ struct StreamOptions {
   int startup_timeout_ms = 15000;  // a broker answering and the topics' metadata, at start
   int commit_timeout_ms = 60000;   // one transaction's commit, retries included
   StreamMetrics* metrics = nullptr;  // optional: counts batches, aborts, lag
+  // Optional: one line for a person (rules reloaded or refused), without a newline.
+  std::function<void(const std::string&)> log;
+  int64_t rules_check_ms = 1000;   // how often the rule file is looked at (between transactions)
 };
 
 struct StreamTotals {
