@@ -237,3 +237,61 @@ def test_hostile_where_and_writing_queries_change_nothing(engine, rules, tmp_pat
         assert done.returncode == 3, (extra, done.stderr)
     whole = run_cli("validate", "-r", rules, uri, "--no-store", "--format", "json")
     assert json.loads(whole.stdout)["rows"] == len(ROWS)
+
+
+PG_TYPES_RULES = textwrap.dedent("""\
+    griffin: 1
+    dataset: pg_types
+    columns:
+      sm: {type: int64, min: 0}
+      i: {type: float64, max: 1}
+      r: {type: float64, max: 1}
+      b: {type: bool, not_null: true}
+      d: {type: date, min: '2024-03-01'}
+      ts: {type: timestamp, max: '2024-01-01T09:00:00'}
+      tz: {type: timestamp, max: '2024-01-01T09:00:00Z'}
+      u: {type: string, regex: 'a0.*'}
+      j: {type: string, in: ['{"a": 1}']}
+      ch: {type: string, length: {max: 2}}
+""")
+
+
+def test_what_postgresql_types_become(tmp_path):
+    """docs/sources.md's table: each type gives the verdicts of its Arrow
+    counterpart in a Parquet file; uuid is its canonical text, jsonb and
+    char(n) their text (char padded), interval has no rules-v1 type."""
+    import datetime
+    import adbc_driver_postgresql.dbapi as dbapi
+    with dbapi.connect(require_pg()) as connection:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE IF EXISTS griffin_scan.types")
+            cursor.execute("CREATE SCHEMA IF NOT EXISTS griffin_scan")
+            cursor.execute("CREATE TABLE griffin_scan.types(sm smallint, i integer, r real, b boolean, d date, "
+                           "ts timestamp, tz timestamptz, u uuid, j jsonb, ch char(3), iv interval)")
+            cursor.execute("INSERT INTO griffin_scan.types VALUES (-1, 2, 0.5, true, '2024-02-29', "
+                           "'2024-01-01 10:00:00', '2024-01-01 10:00:00+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', "
+                           "'{\"a\": 1}', 'ab', '1 day'), (NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+                           "'b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '[1]', 'abc', NULL)")
+        connection.commit()
+    rules = tmp_path / "types.yaml"
+    rules.write_text(PG_TYPES_RULES)
+    utc = datetime.timezone.utc
+    parquet = tmp_path / "types.parquet"
+    pq.write_table(pa.table({
+        "sm": pa.array([-1, None], pa.int16()), "i": pa.array([2, None], pa.int32()),
+        "r": pa.array([0.5, None], pa.float32()), "b": pa.array([True, None]),
+        "d": pa.array([datetime.date(2024, 2, 29), None], pa.date32()),
+        "ts": pa.array([datetime.datetime(2024, 1, 1, 10), None], pa.timestamp("us")),
+        "tz": pa.array([datetime.datetime(2024, 1, 1, 8, tzinfo=utc), None], pa.timestamp("us", tz="UTC")),
+        "u": ["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"],
+        "j": ['{"a": 1}', "[1]"], "ch": ["ab ", "abc"]}), parquet)
+    from_db, _, _ = validate(rules, f"{PG_URI}?table=griffin_scan.types", tmp_path, "db")
+    from_file, _, _ = validate(rules, parquet, tmp_path, "file")
+    assert verdicts(from_db) == verdicts(from_file)
+    assert from_db["schema_errors"] == []
+    assert {c["name"]: c["violations"] for c in from_db["checks"] if c["violations"]} == {
+        "sm.min": 1, "i.max": 1, "b.not_null": 1, "d.min": 1, "ts.max": 1, "u.regex": 1, "j.in": 1, "ch.length": 2}
+    interval = tmp_path / "interval.yaml"
+    interval.write_text("griffin: 1\ndataset: iv\ncolumns:\n  iv: {type: string}\n")
+    done = run_cli("validate", "-r", interval, f"{PG_URI}?table=griffin_scan.types", "--no-store", "--format", "json")
+    assert json.loads(done.stdout)["schema_errors"][0]["column"] == "iv"

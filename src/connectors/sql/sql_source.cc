@@ -6,6 +6,7 @@
 #include <arrow/array/builder_binary.h>
 #include <arrow/extension_type.h>
 #include <arrow/util/decimal.h>
+#include <arrow/util/key_value_metadata.h>
 #include <arrow/record_batch.h>
 
 #include "connectors/sql/adbc_driver.h"
@@ -31,6 +32,44 @@ std::shared_ptr<arrow::DataType> EngineType(const std::shared_ptr<arrow::DataTyp
   return type;
 }
 
+// A UUID column (PostgreSQL's uuid: Arrow's arrow.uuid extension over 16
+// bytes, registered or as field metadata) reaches the engine as its
+// canonical text, a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11, as a CSV would hold it.
+bool IsUuidField(const arrow::Field& field) {
+  if (field.type()->id() == arrow::Type::EXTENSION)
+    return static_cast<const arrow::ExtensionType&>(*field.type()).extension_name() == "arrow.uuid";
+  const auto& metadata = field.metadata();
+  return field.type()->id() == arrow::Type::FIXED_SIZE_BINARY && metadata &&
+         metadata->Contains("ARROW:extension:name") &&
+         metadata->Get("ARROW:extension:name").ValueOr("") == "arrow.uuid";
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> UuidText(const std::shared_ptr<arrow::Array>& column) {
+  std::shared_ptr<arrow::Array> storage = column->type_id() == arrow::Type::EXTENSION
+                                              ? static_cast<const arrow::ExtensionArray&>(*column).storage()
+                                              : column;
+  const auto& bytes = static_cast<const arrow::FixedSizeBinaryArray&>(*storage);
+  if (bytes.byte_width() != 16) return arrow::Status::Invalid("a uuid column is not 16 bytes wide");
+  arrow::StringBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.Reserve(bytes.length()));
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int64_t row = 0; row < bytes.length(); ++row) {
+    if (bytes.IsNull(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+      continue;
+    }
+    const uint8_t* value = bytes.GetValue(row);
+    std::string text;
+    for (int i = 0; i < 16; ++i) {
+      if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+      text += kHex[value[i] >> 4];
+      text += kHex[value[i] & 15];
+    }
+    ARROW_RETURN_NOT_OK(builder.Append(text));
+  }
+  return builder.Finish();
+}
+
 // SQLite has no column types: its driver types a column from the values of
 // the first batch, and one without any (no rows, or only NULLs) comes as
 // int64. Such a column is Arrow's null type here, which every rule type
@@ -44,7 +83,9 @@ std::shared_ptr<arrow::Schema> WithEngineTypes(const std::shared_ptr<arrow::Sche
   arrow::FieldVector fields;
   for (const auto& field : schema->fields()) {
     const bool untyped = sqlite && field->type()->id() == arrow::Type::INT64;
-    fields.push_back(field->WithType(untyped ? arrow::null() : EngineType(field->type())));
+    fields.push_back(field->WithType(untyped            ? arrow::null()
+                                     : IsUuidField(*field) ? arrow::utf8()
+                                                           : EngineType(field->type())));
   }
   return arrow::schema(std::move(fields), schema->metadata());
 }
@@ -93,8 +134,12 @@ class AdbcResultReader : public arrow::RecordBatchReader {
     if (*batch == nullptr) return arrow::Status::OK();
     arrow::ArrayVector columns = (*batch)->columns();
     arrow::FieldVector fields;
-    for (auto& column : columns) {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      std::shared_ptr<arrow::Array>& column = columns[i];
       if (sqlite_ && IsUntypedSqliteColumn(*column)) column = std::make_shared<arrow::NullArray>(column->length());
+      if (IsUuidField(*(*batch)->schema()->field(static_cast<int>(i)))) {
+        ARROW_ASSIGN_OR_RAISE(column, UuidText(column));
+      }
       ARROW_ASSIGN_OR_RAISE(column, EngineArray(std::move(column)));
       fields.push_back(arrow::field(schema_->field(static_cast<int>(fields.size()))->name(), column->type()));
     }
