@@ -1,5 +1,5 @@
 // The griffin command line: `griffin validate`, history, show, rules, serve
-// stream and profile. Thin: parses arguments, calls the library, maps errors to exit codes.
+// stream, profile and suggest. Thin: parses arguments, calls the library, maps errors to exit codes.
 #include <cstdio>
 #include <string>
 
@@ -9,6 +9,7 @@
 #include "cli/profile_command.h"
 #include "cli/serve_command.h"
 #include "cli/standard_streams.h"
+#include "cli/suggest_command.h"
 #include "cli/store_commands.h"
 #include "cli/stream_command.h"
 #include "cli/validate_command.h"
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
   CLI::App* rules = griffin::AddRulesCommand(app, &store_args);
   griffin::ProfileArgs profile_args;
   CLI::App* profile = griffin::AddProfileCommand(app, &profile_args);
+  griffin::SuggestArgs suggest_args;
+  CLI::App* suggest = griffin::AddSuggestCommand(app, &suggest_args);
   griffin::ServeArgs serve_args;
   CLI::App* serve = griffin::AddServeCommand(app, &serve_args);
   griffin::StreamArgs stream_args;
@@ -61,5 +64,6 @@ int main(int argc, char** argv) {
   if (serve->parsed()) return griffin::RunServeCommand(serve_args);
   if (stream->parsed()) return griffin::RunStreamCommand(stream_args);
   if (profile->parsed()) return griffin::RunProfileCommand(profile_args);
+  if (suggest->parsed()) return griffin::RunSuggestCommand(suggest_args);
   return griffin::kExitUsage;
 }

@@ -6,7 +6,6 @@
 
 #include "cli/exit_codes.h"
 #include "cli/read_args.h"
-#include "exec/engine.h"
 #include "profile/profile_json.h"
 #include "profile/profile_text.h"
 #include "profile/profiler.h"
@@ -16,26 +15,15 @@
 namespace griffin {
 namespace {
 
-Status WriteFile(const std::string& path, const std::string& bytes) {
-  ASSIGN_OR_RETURN(auto file, AtomicFile::Create(path));
-  RETURN_IF_ERROR(file->Append(bytes));
-  return file->Commit().status();
-}
-
 Result<TableProfile> Profile(const ProfileArgs& args) {
   if (args.format != "text" && args.format != "json")
     return Status::UsageError("--format: must be text or json, got '" + args.format + "'");
-  if (args.batch_rows < 1) return Status::UsageError("--batch-rows: must be at least 1");
-  if (args.threads < 0 || args.threads > kMaxThreads)
-    return Status::UsageError("--threads: must be 0 (all cores) to " + std::to_string(kMaxThreads));
   std::vector<GuardedFile> guarded;
   for (const std::string& input : args.inputs) guarded.push_back({"input", input});
   RETURN_IF_ERROR(RefuseOutputOverFiles("-o", args.output_path, guarded));
   RETURN_IF_ERROR(RefuseOutputOverFiles("--state", args.state_path, guarded));
-  ReadOptions read_options;
-  read_options.batch_rows = args.batch_rows;
-  RETURN_IF_ERROR(ApplyReadArgs(args.input_format, args.delimiter, args.no_header, args.null_values, &read_options));
-  return ProfilePaths(args.inputs, read_options, ProfileOptions{args.threads});
+  ASSIGN_OR_RETURN(ReadOptions read_options, MakeReadOptions(args.read));
+  return ProfilePaths(args.inputs, read_options, ProfileOptions{args.read.threads});
 }
 
 }  // namespace
@@ -48,8 +36,8 @@ int RunProfileCommand(const ProfileArgs& args) {
   }
   const std::string json = ProfileToJson(*profile, args.inputs);
   Status written;
-  if (!args.output_path.empty()) written = WriteFile(args.output_path, json);
-  if (written.ok() && !args.state_path.empty()) written = WriteFile(args.state_path, profile->Serialize());
+  if (!args.output_path.empty()) written = WriteFileAtomically(args.output_path, json);
+  if (written.ok() && !args.state_path.empty()) written = WriteFileAtomically(args.state_path, profile->Serialize());
   if (!written.ok()) {
     std::fprintf(stderr, "griffin: %s\n", written.message().c_str());
     return kExitInput;
@@ -69,13 +57,7 @@ CLI::App* AddProfileCommand(CLI::App& app, ProfileArgs* args) {
   cmd->add_option("--format", args->format, "Profile format on stdout: text (for people) or json")->capture_default_str();
   cmd->add_option("--state", args->state_path,
                   "Also write the mergeable profile state (bytes) there, for merging or as a baseline");
-  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");
-  cmd->add_option("--batch-rows", args->batch_rows, "Rows per batch (memory ~ batch x threads)")->capture_default_str();
-  cmd->add_option("--input-format", args->input_format,
-                  "Read inputs as csv|tsv|jsonl|json|parquet|arrow regardless of extension");
-  cmd->add_option("--delimiter", args->delimiter, "Field delimiter for CSV ('tab' or \\t)");
-  cmd->add_flag("--no-header", args->no_header, "CSV/TSV inputs have no header line (columns are column_1..N)");
-  cmd->add_option("--null-value", args->null_values, "A spelling of null in text inputs (repeatable; default: empty)");
+  AddReadOptions(cmd, &args->read);
   cmd->footer(
       "\nExit status: 0 profiled, 2 command line wrong, 3 input unreadable or output not writable.\n"
       "\nExamples:\n"

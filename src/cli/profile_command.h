@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/read_args.h"
+
 namespace CLI {
 class App;
 }
@@ -17,12 +19,7 @@ struct ProfileArgs {
   std::string output_path;        // -o: the JSON profile
   std::string state_path;         // --state: the mergeable state's bytes
   std::string format = "text";    // stdout: text or json
-  int threads = 0;
-  int64_t batch_rows = 65536;
-  std::string input_format;
-  std::string delimiter;
-  bool no_header = false;
-  std::vector<std::string> null_values;
+  ReadArgs read;
 };
 
 CLI::App* AddProfileCommand(CLI::App& app, ProfileArgs* args);

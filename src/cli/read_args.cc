@@ -1,5 +1,8 @@
 #include "cli/read_args.h"
 
+#include <CLI/CLI.hpp>
+
+#include "exec/engine.h"
 #include "io/input_format.h"
 
 namespace griffin {
@@ -19,6 +22,26 @@ Status ApplyReadArgs(const std::string& input_format, const std::string& delimit
   if (no_header) options->header = false;
   if (!null_values.empty()) options->null_values = null_values;
   return Status::OK();
+}
+
+void AddReadOptions(CLI::App* cmd, ReadArgs* args) {
+  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");
+  cmd->add_option("--batch-rows", args->batch_rows, "Rows per batch (memory ~ batch x threads)")->capture_default_str();
+  cmd->add_option("--input-format", args->input_format,
+                  "Read inputs as csv|tsv|jsonl|json|parquet|arrow regardless of extension");
+  cmd->add_option("--delimiter", args->delimiter, "Field delimiter for CSV ('tab' or \\t)");
+  cmd->add_flag("--no-header", args->no_header, "CSV/TSV inputs have no header line (columns are column_1..N)");
+  cmd->add_option("--null-value", args->null_values, "A spelling of null in text inputs (repeatable; default: empty)");
+}
+
+Result<ReadOptions> MakeReadOptions(const ReadArgs& args) {
+  if (args.batch_rows < 1) return Status::UsageError("--batch-rows: must be at least 1");
+  if (args.threads < 0 || args.threads > kMaxThreads)
+    return Status::UsageError("--threads: must be 0 (all cores) to " + std::to_string(kMaxThreads));
+  ReadOptions options;
+  options.batch_rows = args.batch_rows;
+  RETURN_IF_ERROR(ApplyReadArgs(args.input_format, args.delimiter, args.no_header, args.null_values, &options));
+  return options;
 }
 
 }  // namespace griffin

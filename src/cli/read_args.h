@@ -8,7 +8,28 @@
 #include "io/input_source.h"
 #include "util/status.h"
 
+namespace CLI {
+class App;
+}
+
 namespace griffin {
+
+// The input options of the commands that read data without a rule file
+// (`profile`, `suggest`).
+struct ReadArgs {
+  int threads = 0;
+  int64_t batch_rows = 65536;
+  std::string input_format;
+  std::string delimiter;
+  bool no_header = false;
+  std::vector<std::string> null_values;
+};
+
+// Adds --threads, --batch-rows, --input-format, --delimiter, --no-header, --null-value.
+void AddReadOptions(CLI::App* cmd, ReadArgs* args);
+
+// The ReadOptions `args` give (usage errors name the option).
+Result<ReadOptions> MakeReadOptions(const ReadArgs& args);
 
 // Applies the options given (empty ones leave `options` as it is). Usage
 // errors name the option.

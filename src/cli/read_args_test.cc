@@ -25,5 +25,20 @@ TEST(ReadArgsTest, BadOptionsAreUsageErrors) {
   EXPECT_EQ(ApplyReadArgs("", "\n", false, {}, &options).code(), StatusCode::kUsageError);
 }
 
+TEST(ReadArgsTest, MakeReadOptionsChecksCountsAndFormat) {
+  ReadArgs args;
+  args.batch_rows = 10;
+  args.null_values = {"-"};
+  auto options = MakeReadOptions(args);
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options->batch_rows, 10);
+  EXPECT_EQ(options->null_values, std::vector<std::string>{"-"});
+  args.batch_rows = 0;
+  EXPECT_EQ(MakeReadOptions(args).status().message(), "--batch-rows: must be at least 1");
+  args.batch_rows = 10;
+  args.threads = -1;
+  EXPECT_EQ(MakeReadOptions(args).status().code(), StatusCode::kUsageError);
+}
+
 }  // namespace
 }  // namespace griffin

@@ -113,6 +113,9 @@ void ColumnState::AddTextValue(std::string_view value) {
   patterns_.Add(TextHash(pattern), pattern);
 
   if (const std::optional<int64_t> i = ParseInt64(value)) {
+    char buffer[24];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, *i).ptr;
+    numbers_.noncanonical_ints += std::string_view(buffer, static_cast<size_t>(end - buffer)) != value;
     AddInt(*i);
     if (*i == 0 || *i == 1) ++reads_as_[Index(ReadType::kBool)];
     return;
@@ -225,6 +228,7 @@ void ColumnState::Merge(const ColumnState& other) {
   a.pos_inf += b.pos_inf;
   a.neg_inf += b.neg_inf;
   a.ints += b.ints;
+  a.noncanonical_ints += b.noncanonical_ints;
   number_sketch_.Merge(other.number_sketch_);
   if (other.times_ > 0) {
     time_min_ = times_ > 0 ? std::min(time_min_, other.time_min_) : other.time_min_;
@@ -251,7 +255,8 @@ void ColumnState::Serialize(ByteWriter* out) const {
   out->I64(nulls_);
   for (int64_t n : reads_as_) out->I64(n);
   const NumberStats& s = numbers_;
-  for (int64_t n : {s.finite, s.nan, s.pos_inf, s.neg_inf, s.ints, s.int_min, s.int_max}) out->I64(n);
+  for (int64_t n : {s.finite, s.nan, s.pos_inf, s.neg_inf, s.ints, s.noncanonical_ints, s.int_min, s.int_max})
+    out->I64(n);
   for (double x : {s.mean, s.m2, s.min, s.max}) out->F64(x);
   number_sketch_.Serialize(out);
   for (int64_t n : {times_, time_min_, time_max_}) out->I64(n);
@@ -269,7 +274,8 @@ bool ColumnState::Deserialize(ByteReader* in) {
   nulls_ = in->I64();
   for (int64_t& n : reads_as_) n = in->I64();
   NumberStats& s = numbers_;
-  for (int64_t* n : {&s.finite, &s.nan, &s.pos_inf, &s.neg_inf, &s.ints, &s.int_min, &s.int_max}) *n = in->I64();
+  for (int64_t* n : {&s.finite, &s.nan, &s.pos_inf, &s.neg_inf, &s.ints, &s.noncanonical_ints, &s.int_min, &s.int_max})
+    *n = in->I64();
   for (double* x : {&s.mean, &s.m2, &s.min, &s.max}) *x = in->F64();
   number_sketch_.Deserialize(in);
   for (int64_t* n : {&times_, &time_min_, &time_max_}) *n = in->I64();

@@ -52,6 +52,7 @@ struct NumberStats {
   double mean = 0, m2 = 0;
   double min = 0, max = 0;          // over non-NaN values (±inf included); valid when finite + infs > 0
   int64_t ints = 0;                 // values that read as int64
+  int64_t noncanonical_ints = 0;    // of them, text not spelled as the integer prints ("007", "+1", " 1")
   int64_t int_min = 0, int_max = 0; // valid when ints > 0
 };
 

@@ -199,4 +199,10 @@ void AtomicFile::Abort() {
   buffer_.clear();
 }
 
+Status WriteFileAtomically(const std::string& path, std::string_view bytes) {
+  ASSIGN_OR_RETURN(auto file, AtomicFile::Create(path));
+  RETURN_IF_ERROR(file->Append(bytes));
+  return file->Commit().status();
+}
+
 }  // namespace griffin

@@ -83,4 +83,8 @@ class AtomicFile {
 // followed by the pid and a random suffix); exposed for tests.
 std::string AtomicFileTempPrefix(const std::string& final_path);
 
+// Writes `bytes` to `path` whole, through an AtomicFile: the file appears
+// complete or not at all.
+Status WriteFileAtomically(const std::string& path, std::string_view bytes);
+
 }  // namespace griffin

@@ -137,5 +137,12 @@ TEST(AtomicFileTest, UnwritablePlacesAreInputErrorsNamingThePath) {
   }
 }
 
+TEST(AtomicFileTest, WriteFileAtomicallyWritesTheWholeFile) {
+  TempDir dir;
+  ASSERT_TRUE(WriteFileAtomically(dir.Path("p.json"), "{}\n").ok());
+  EXPECT_EQ(ReadFileBytes(dir.Path("p.json")), "{}\n");
+  EXPECT_FALSE(WriteFileAtomically(dir.Path("missing/p.json"), "x").ok());
+}
+
 }  // namespace
 }  // namespace griffin
