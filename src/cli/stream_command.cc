@@ -8,6 +8,7 @@
 
 #include "cli/exit_codes.h"
 #include "connectors/kafka/stream_loop.h"
+#include "store/run_store.h"
 
 namespace griffin {
 namespace {
@@ -41,6 +42,10 @@ CLI::App* AddStreamCommand(CLI::App& app, StreamArgs* args) {
   cmd->add_option("--commit-timeout", args->commit_timeout_s,
                   "Seconds one transaction may take to commit (retries included) before exit 3")
       ->capture_default_str();
+  cmd->add_option("--store", args->store_uri,
+                  "Record each window of committed batches as a run: PATH.db or postgresql://... (griffin history)");
+  cmd->add_option("--window-s", args->window_s, "Seconds of batches per recorded run (with --store)")
+      ->capture_default_str();
   cmd->add_option("--metrics-listen", args->metrics_listen,
                   "Serve Prometheus metrics on HOST:PORT (GET /metrics; port 0: a free one, printed on stderr)");
   cmd->footer(
@@ -66,6 +71,11 @@ int RunStreamCommand(const StreamArgs& args) {
   if (args.startup_timeout_s < 1 || args.commit_timeout_s < 1) {
     return fail(Status::UsageError("--startup-timeout and --commit-timeout: must be at least 1 second"));
   }
+  if (args.window_s < 1) return fail(Status::UsageError("--window-s: must be at least 1 second"));
+  if (!args.store_uri.empty()) {
+    Status store_uri = CheckRunStoreUri(args.store_uri);
+    if (!store_uri.ok()) return fail(store_uri);
+  }
   if (args.threads < 0) return fail(Status::UsageError("--threads: must be 0 (all cores) or more"));
   if (!args.config_path.empty()) {
     Result<kafka::ClientSettings> settings = kafka::ReadClientSettingsFile(args.config_path);
@@ -80,6 +90,8 @@ int RunStreamCommand(const StreamArgs& args) {
   options.transactional_id = args.transactional_id;
   options.startup_timeout_ms = args.startup_timeout_s * 1000;
   options.commit_timeout_ms = args.commit_timeout_s * 1000;
+  options.store_uri = args.store_uri;
+  options.window_ms = int64_t{args.window_s} * 1000;
 
   kafka::StreamMetrics metrics;
   std::unique_ptr<kafka::MetricsServer> metrics_server;

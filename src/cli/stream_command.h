@@ -26,6 +26,8 @@ struct StreamArgs {
   int startup_timeout_s = 15;
   int commit_timeout_s = 60;
   std::string metrics_listen;
+  std::string store_uri;
+  int window_s = 60;
 };
 
 CLI::App* AddStreamCommand(CLI::App& app, StreamArgs* args);

@@ -508,3 +508,34 @@ def test_a_changed_rule_file_takes_over_between_transactions(topics, tmp_path):
     dlq = read_committed(address, t["dlq"], 120 - len(expected_clean))
     assert all([e["check"] for e in json.loads(r["headers"]["griffin-errors"])] == ["qty.gt"] for r in dlq)
     assert all(r["headers"]["griffin-rules"].decode() == new_sha for r in dlq)
+
+
+def test_store_records_windows_that_history_shows(topics, tmp_path):
+    address, t = topics
+    rules = with_topics(address, t, tmp_path)
+    store = tmp_path / "runs.db"
+    rng = random.Random(21)
+    records = [make_record(i, rng) for i in range(900)]
+    stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"],
+                    extra=["--batch-ms", "20", "--store", str(store), "--window-s", "1"]).start()
+    for wave in range(3):
+        produce(address, t["raw"], records[wave * 300:(wave + 1) * 300])
+        wait_consumed(address, t["group"], t["raw"], (wave + 1) * 300, process=stream.process)
+        time.sleep(1.2)
+    status, stderr = stream.stop()
+    assert status == 0, stderr
+    done = subprocess.run([str(require_binary()), "history", "events", "--store", str(store), "--format", "json"],
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    runs = json.loads(done.stdout)["runs"]
+    assert len(runs) >= 2
+    expected_bad = quarantine_by_row(rules, [value for _, value in records], tmp_path)
+    assert sum(run["rows"] for run in runs) == len(records)
+    assert sum(run["bad_rows"] for run in runs) == len(expected_bad)
+    assert all(run["status"] == "complete" for run in runs)
+    newest = subprocess.run([str(require_binary()), "show", runs[0]["run_id"], "--store", str(store),
+                             "--format", "json"], capture_output=True, timeout=60)
+    assert newest.returncode in (0, 1), newest.stderr
+    report = json.loads(newest.stdout)
+    assert report["inputs"] == [f"kafka://{address}/{t['raw']}"]
+    assert report["rows"] == runs[0]["rows"]

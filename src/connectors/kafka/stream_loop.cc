@@ -10,6 +10,8 @@
 #include "api/validator.h"
 #include "connectors/kafka/message_judge.h"
 #include "connectors/kafka/rules_watcher.h"
+#include "connectors/kafka/stream_window.h"
+#include "store/run_store.h"
 #include "connectors/kafka/stream_headers.h"
 
 namespace griffin::kafka {
@@ -80,6 +82,7 @@ class StreamRunner {
       if (batch.empty()) continue;
       RETURN_IF_ERROR(Process(batch));
     }
+    RecordWindow();
     rd_kafka_consumer_close(consumer_.get());
     totals_.next_version = next_version_;
     return totals_;
@@ -90,6 +93,10 @@ class StreamRunner {
     ASSIGN_OR_RETURN(validator_, Validator::FromFile(options_.rules_path));
     rules_sha256_ = validator_->rules().sha256;
     rules_watcher_ = std::make_unique<RulesWatcher>(options_.rules_path, rules_sha256_);
+    if (!options_.store_uri.empty()) {
+      ASSIGN_OR_RETURN(store_, OpenRunStore(options_.store_uri));
+      window_ = std::make_unique<StreamWindow>(options_.from.text);
+    }
     rules_checked_ = Clock::now();
     transactional_id_ = options_.transactional_id.empty()
                             ? "griffin-stream." + options_.group + "." + options_.from.topic
@@ -241,6 +248,13 @@ class StreamRunner {
     }
   }
 
+  // The open window as a run in the store; a store failure is logged, the stream goes on.
+  void RecordWindow() {
+    if (!window_ || window_->empty()) return;
+    Status recorded = window_->Record(*store_, validator_->rules());
+    if (!recorded.ok() && options_.log) options_.log("the run store did not record a window: " + recorded.message());
+  }
+
   // Between transactions: a changed rule file takes over, or is refused (logged).
   void ReloadRules() {
     if (Clock::now() - rules_checked_ < std::chrono::milliseconds(options_.rules_check_ms)) return;
@@ -251,6 +265,7 @@ class StreamRunner {
       if (options_.log) options_.log("refused " + options_.rules_path + ", keeping the rules in use: " + change->error);
       return;
     }
+    RecordWindow();  // a window holds one rule version
     validator_ = change->validator;
     rules_sha256_ = validator_->rules().sha256;
     if (options_.log) options_.log("loaded " + options_.rules_path + " (rules sha256 " + rules_sha256_ + ")");
@@ -273,6 +288,7 @@ class StreamRunner {
     delivery_ = DeliveryState{};
     int64_t clean = 0;
     std::map<int32_t, int64_t> next_offsets;  // input partition -> offset after its last record
+    std::map<int32_t, std::pair<int64_t, int64_t>> ranges;  // input partition -> [first, last + 1)
     for (size_t i = 0; i < batch.size(); ++i) {
       const rd_kafka_message_t& message = *batch[i];
       const MessageVerdict& verdict = judged.verdicts[i];
@@ -299,6 +315,8 @@ class StreamRunner {
       const int partitions = is_clean ? clean_partitions_ : dead_letter_partitions_;
       RETURN_IF_ERROR(Produce(target, message.partition % partitions, message, headers));
       next_offsets[message.partition] = message.offset + 1;
+      ranges.emplace(message.partition, std::pair<int64_t, int64_t>{message.offset, 0}).first->second.second =
+          message.offset + 1;
     }
     RETURN_IF_ERROR(SendOffsets(next_offsets, next_version_ + clean));
     Status committed = Commit();
@@ -323,6 +341,10 @@ class StreamRunner {
     totals_.clean += clean;
     totals_.dead_letter += static_cast<int64_t>(batch.size()) - clean;
     ++totals_.transactions;
+    if (window_) {
+      window_->Add(judged.report, ranges);
+      if (window_->age_ms() >= options_.window_ms) RecordWindow();
+    }
     if (options_.metrics != nullptr) {
       const double seconds = std::chrono::duration<double>(Clock::now() - batch_started_).count();
       options_.metrics->CountBatch(clean, static_cast<int64_t>(batch.size()) - clean, seconds,
@@ -502,6 +524,8 @@ class StreamRunner {
   int64_t next_version_ = 1;
   Clock::time_point batch_started_{};
   std::unique_ptr<RulesWatcher> rules_watcher_;
+  std::unique_ptr<RunStore> store_;
+  std::unique_ptr<StreamWindow> window_;
   Clock::time_point rules_checked_{};
   bool aborted_ = false;
   int consecutive_aborts_ = 0;

@@ -55,6 +55,9 @@ struct StreamOptions {
   // Optional: one line for a person (rules reloaded or refused), without a newline.
   std::function<void(const std::string&)> log;
   int64_t rules_check_ms = 1000;   // how often the rule file is looked at (between transactions)
+  // Optional: record windows of committed batches as runs here (stream_window.h).
+  std::string store_uri;
+  int64_t window_ms = 60000;
 };
 
 struct StreamTotals {
