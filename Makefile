@@ -5,7 +5,9 @@
 #   make bench-quick  the CI check: 20k rows, counts only
 #   make hostile      the hostile-input attacks in full (tests/hostile: slowloris with 200
 #                     connections, a burst of 2,000 requests); scripts/test.sh runs a short form
-.PHONY: bench bench-1m bench-quick hostile
+#   make stream-soak  griffin stream at 5,000 messages/s for 10 minutes: RSS stays flat (a broker
+#                     is started unless GRIFFIN_TEST_KAFKA names one); scripts/test.sh runs 30 s
+.PHONY: bench bench-1m bench-quick hostile stream-soak
 
 bench:
 	.venv/bin/python bench/run_peers.py
@@ -18,3 +20,6 @@ bench-quick:
 
 hostile:
 	GRIFFIN_BIN=$(CURDIR)/build/griffin .venv/bin/python -m pytest -q tests/hostile
+
+stream-soak:
+	.venv/bin/python bench/run_stream_bench.py --soak 600
