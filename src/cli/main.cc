@@ -1,10 +1,12 @@
-// The griffin command line: `griffin validate`, history, show, rules, serve
-// stream, profile and suggest. Thin: parses arguments, calls the library, maps errors to exit codes.
+// The griffin command line: `griffin validate`, history, show, rules, serve,
+// stream, profile, suggest and drift. Thin: parses arguments, calls the
+// library, maps errors to exit codes.
 #include <cstdio>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/drift_command.h"
 #include "cli/exit_codes.h"
 #include "cli/profile_command.h"
 #include "cli/serve_command.h"
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
   CLI::App* profile = griffin::AddProfileCommand(app, &profile_args);
   griffin::SuggestArgs suggest_args;
   CLI::App* suggest = griffin::AddSuggestCommand(app, &suggest_args);
+  griffin::DriftArgs drift_args;
+  CLI::App* drift = griffin::AddDriftCommand(app, &drift_args);
   griffin::ServeArgs serve_args;
   CLI::App* serve = griffin::AddServeCommand(app, &serve_args);
   griffin::StreamArgs stream_args;
@@ -65,5 +69,6 @@ int main(int argc, char** argv) {
   if (stream->parsed()) return griffin::RunStreamCommand(stream_args);
   if (profile->parsed()) return griffin::RunProfileCommand(profile_args);
   if (suggest->parsed()) return griffin::RunSuggestCommand(suggest_args);
+  if (drift->parsed()) return griffin::RunDriftCommand(drift_args);
   return griffin::kExitUsage;
 }

@@ -1,5 +1,6 @@
 #include "profile/profiler.h"
 
+#include <cstdio>
 #include <memory>
 
 #include "exec/engine.h"
@@ -69,6 +70,28 @@ Result<TableProfile> ProfilePaths(const std::vector<std::string>& paths, ReadOpt
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
   ASSIGN_OR_RETURN(std::unique_ptr<InputSource> source, OpenInputs(inputs, read_options));
   return ProfileSource(*source, options);
+}
+
+Result<TableProfile> ProfileOrState(const std::string& path, const ReadOptions& read_options,
+                                    const ProfileOptions& options) {
+  if (path != "-") {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file != nullptr) {
+      char head[64];
+      const size_t got = std::fread(head, 1, sizeof head, file);
+      bool is_state = IsProfileState(std::string_view(head, got));
+      std::string bytes;
+      if (is_state) {
+        bytes.assign(head, got);
+        std::vector<char> buffer(1 << 16);
+        size_t n;
+        while ((n = std::fread(buffer.data(), 1, buffer.size(), file)) > 0) bytes.append(buffer.data(), n);
+      }
+      std::fclose(file);
+      if (is_state) return TableProfile::Deserialize(bytes, path);
+    }
+  }
+  return ProfilePaths({path}, read_options, options);
 }
 
 }  // namespace griffin

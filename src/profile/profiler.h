@@ -28,4 +28,10 @@ Result<TableProfile> ProfileSource(InputSource& source, const ProfileOptions& op
 Result<TableProfile> ProfilePaths(const std::vector<std::string>& paths, ReadOptions read_options,
                                   const ProfileOptions& options);
 
+// `path` as a profile: the saved state when the file is one (`griffin profile
+// --state`; a state that is cut or altered is an InputError naming the file),
+// else the data's profile.
+Result<TableProfile> ProfileOrState(const std::string& path, const ReadOptions& read_options,
+                                    const ProfileOptions& options);
+
 }  // namespace griffin

@@ -11,6 +11,11 @@ constexpr std::string_view kMagic = "griffin-profile-1";
 
 }  // namespace
 
+bool IsProfileState(std::string_view head) {
+  ByteReader in(head);
+  return in.Bytes() == kMagic;
+}
+
 ColumnState& TableProfile::Column(const std::string& name) {
   auto [it, inserted] = index_.try_emplace(name, columns_.size());
   if (inserted) {

@@ -22,6 +22,10 @@
 
 namespace griffin {
 
+// True when `head` (a file's first bytes, 25 or more) starts a serialized
+// TableProfile of this format version.
+bool IsProfileState(std::string_view head);
+
 class TableProfile {
  public:
   void AddBatch(const Batch& batch);
