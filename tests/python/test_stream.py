@@ -217,25 +217,31 @@ def assert_each_record_once(address, t, total, partitions):
         assert mids == sorted(mids)  # partition order kept
 
 
+# GRIFFIN_STREAM_FULL=1: the full size, 20 kills in a 200,000-message run
+# (several minutes); by default 6 kills in 10,000 messages.
+FULL = os.environ.get("GRIFFIN_STREAM_FULL") == "1"
+
+
 def test_kill_9_at_random_points_loses_and_repeats_nothing(topics, tmp_path):
     address, t = topics
     partitions = 2
     rules = with_topics(address, t, tmp_path, partitions)
     rng = random.Random(9)
-    total = 10000
+    total, kill_count = (200_000, 20) if FULL else (10_000, 6)
     records = [make_record(i, rng) for i in range(total)]
     produce(address, t["raw"], records, partitions=partitions)
-    extra = ["--batch-records", "500", "--batch-ms", "20"]
+    extra = ["--batch-records", "200" if FULL else "500", "--batch-ms", "20"]
     kills = 0
-    for _ in range(6):
+    for _ in range(kill_count):
         stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
-        time.sleep(rng.uniform(1.0, 3.0))
+        time.sleep(rng.uniform(0.5, 2.5) if FULL else rng.uniform(1.0, 3.0))
         if stream.process.poll() is not None:
             pytest.fail(f"griffin stream exited {stream.process.returncode}: {stream.wait()[1]}")
         stream.kill()
         kills += 1
     stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
-    wait_consumed(address, t["group"], t["raw"], total, partitions, timeout_s=120, process=stream.process)
+    wait_consumed(address, t["group"], t["raw"], total, partitions, timeout_s=600 if FULL else 120,
+                  process=stream.process)
     time.sleep(2)  # the killed ones may have done it all: let this one start before SIGTERM
     status, stderr = stream.stop()
     assert status == 0, stderr
