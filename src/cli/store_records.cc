@@ -101,7 +101,7 @@ FinishRunRequest MakeFinishRequest(const Report& report, const std::string& repo
     request.columns.push_back(std::move(record));
   }
   request.inputs = inputs;
-  for (const OutputSummary& o : outputs) request.outputs.push_back({o.path, o.kind, o.rows, o.bytes, o.sha256});
+  for (const OutputSummary& o : outputs) request.outputs.push_back({o.path, o.kind, o.rows, o.bytes, o.sha256, o.etag});
   return request;
 }
 

@@ -95,6 +95,7 @@ Result<OutputSummary> FileRowSink::Commit() {
   summary.rows = rows_;
   summary.bytes = committed.bytes;
   summary.sha256 = std::move(committed.sha256);
+  summary.etag = std::move(committed.etag);
   return summary;
 }
 

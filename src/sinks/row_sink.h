@@ -83,6 +83,7 @@ struct OutputSummary {
   int64_t rows = 0;
   int64_t bytes = 0;
   std::string sha256;     // hex sha256 of the file's bytes
+  std::string etag;       // an object's ETag (S3) or generation (GCS); empty for files
 };
 
 class RowSink {

@@ -187,6 +187,12 @@ const std::vector<Migration>& AllMigrations() {
            " WHERE ranked.dataset = rule_versions.dataset AND ranked.sha256 = rule_versions.sha256)",
            "CREATE UNIQUE INDEX rule_versions_by_number ON rule_versions (dataset, number)",
        }},
+      {7,
+       {
+           // An output written to an object store: its ETag (S3) or generation
+           // (GCS), beside its URI, size and sha256; '' for local files.
+           "ALTER TABLE run_outputs ADD COLUMN etag TEXT NOT NULL DEFAULT ''",
+       }},
   };
   return migrations;
 }

@@ -31,7 +31,7 @@ struct InputLineage {
   std::string path;
   int64_t size = -1;          // bytes, -1 unknown (stdin)
   int64_t mtime_ns = -1;      // modification time, -1 unknown
-  std::string etag;           // object stores (later); empty otherwise
+  std::string etag;           // object stores: the ETag or generation; empty otherwise
   int64_t rows = 0;
 };
 
@@ -41,6 +41,7 @@ struct OutputLineage {
   int64_t rows = 0;
   int64_t bytes = 0;
   std::string sha256;
+  std::string etag;           // object stores: the ETag or generation; empty otherwise
 };
 
 struct CheckResultRecord {

@@ -127,7 +127,7 @@ TEST_P(RunStoreTest, FinishRunRecordsTheRunAndEveryChildRow) {
   EXPECT_EQ(Str(inputs[0][3]), "");
   EXPECT_EQ(ParseInt(inputs[0][4]), 1004);
 
-  auto outputs = Rows("SELECT path, kind, rows, size_bytes, sha256 FROM run_outputs"
+  auto outputs = Rows("SELECT path, kind, rows, size_bytes, sha256, etag FROM run_outputs"
                       " WHERE run_id = 'run-1' ORDER BY position");
   ASSERT_EQ(outputs.size(), 2u);
   EXPECT_EQ(Str(outputs[0][0]), "run-1.clean.parquet");
@@ -135,8 +135,11 @@ TEST_P(RunStoreTest, FinishRunRecordsTheRunAndEveryChildRow) {
   EXPECT_EQ(ParseInt(outputs[0][2]), 1000);
   EXPECT_EQ(ParseInt(outputs[0][3]), 555);
   EXPECT_EQ(Str(outputs[0][4]), "sha-clean-run-1");
+  EXPECT_EQ(Str(outputs[0][5]), "");  // a local file has no ETag
+  EXPECT_EQ(Str(outputs[1][0]), "s3://b/run-1.bad.csv");
   EXPECT_EQ(Str(outputs[1][1]), "quarantine");
   EXPECT_EQ(ParseInt(outputs[1][2]), 4);
+  EXPECT_EQ(Str(outputs[1][5]), "etag-run-1");
 }
 
 TEST_P(RunStoreTest, FinishRunOnlyFinishesARunningRun) {

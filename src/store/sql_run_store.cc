@@ -177,9 +177,9 @@ Status SqlRunStore::WriteChildRows(const std::string& run_id, const FinishRunReq
     const OutputLineage& out = r.outputs[i];
     RETURN_IF_ERROR(Exec(*conn_,
                          "INSERT INTO run_outputs (run_id, position, path, kind, rows,"
-                         " size_bytes, sha256) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                         " size_bytes, sha256, etag) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                          {Text(run_id), Int(static_cast<int64_t>(i)), Text(out.path),
-                          Text(out.kind), Int(out.rows), Int(out.bytes), Text(out.sha256)}));
+                          Text(out.kind), Int(out.rows), Int(out.bytes), Text(out.sha256), Text(out.etag)}));
   }
   return Status::OK();
 }

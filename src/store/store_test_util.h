@@ -185,7 +185,8 @@ inline FinishRunRequest MakeFinish(const std::string& run_id, int64_t n) {
   }
   f.inputs.push_back({run_id + ".csv", 12345 + n, 1700000000000000000LL + n, "", 1000 + n});
   f.outputs.push_back({run_id + ".clean.parquet", "clean", 1000 + n - n, 555, "sha-clean-" + run_id});
-  f.outputs.push_back({run_id + ".bad.csv", "quarantine", n, 66, "sha-bad-" + run_id});
+  f.outputs.push_back({"s3://b/" + run_id + ".bad.csv", "quarantine", n, 66, "sha-bad-" + run_id,
+                       "etag-" + run_id});
   return f;
 }
 

@@ -62,8 +62,9 @@ def test_a_prefix_and_outputs_in_gcs(gcs_server, tmp_path):
     assert db.execute("SELECT path, size_bytes, etag FROM run_inputs").fetchall() == [
         (f"gs://{bucket}/day/a.csv", len(file_bytes("data.csv")), generation)]
     clean = gcs_server.get(f"{bucket}/out/c.parquet")
-    assert db.execute("SELECT path, size_bytes, sha256 FROM run_outputs WHERE kind = 'clean'").fetchall() == [
-        (f"gs://{bucket}/out/c.parquet", len(clean), hashlib.sha256(clean).hexdigest())]
+    clean_generation = gcs_server.fs.open_input_file(f"{bucket}/out/c.parquet").metadata()["generation"].decode()
+    assert db.execute("SELECT path, size_bytes, sha256, etag FROM run_outputs WHERE kind = 'clean'").fetchall() == [
+        (f"gs://{bucket}/out/c.parquet", len(clean), hashlib.sha256(clean).hexdigest(), clean_generation)]
 
 
 def test_failed_and_killed_runs_leave_no_final_object(gcs_server, tmp_path):

@@ -65,8 +65,9 @@ def test_the_store_records_object_lineage(s3_server, tmp_path):
     assert db.execute("SELECT path, size_bytes, etag FROM run_inputs").fetchall() == [
         (f"s3://{bucket}/in/day.csv", len(data), etag)]
     clean = s3_server.get(f"{bucket}/out/clean.csv")
-    assert db.execute("SELECT path, kind, size_bytes, sha256 FROM run_outputs").fetchall() == [
-        (f"s3://{bucket}/out/clean.csv", "clean", len(clean), hashlib.sha256(clean).hexdigest())]
+    clean_etag = s3_server.fs.open_input_file(f"{bucket}/out/clean.csv").metadata()["ETag"].decode().strip("\"")
+    assert db.execute("SELECT path, kind, size_bytes, sha256, etag FROM run_outputs").fetchall() == [
+        (f"s3://{bucket}/out/clean.csv", "clean", len(clean), hashlib.sha256(clean).hexdigest(), clean_etag)]
 
 
 def big_csv(rows):
