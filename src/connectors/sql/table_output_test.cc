@@ -41,7 +41,10 @@ std::string QuarantineIpc() {
 std::vector<std::string> Rows(const std::string& file, const std::string& sql) {
   sqlite3* db = nullptr;
   std::vector<std::string> rows;
-  if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return {"<no database>"};
+  if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);  // a failed open still allocates the handle
+    return {"<no database>"};
+  }
   sqlite3_stmt* statement = nullptr;
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) {
     sqlite3_close(db);
