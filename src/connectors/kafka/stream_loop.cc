@@ -74,6 +74,20 @@ class StreamRunner {
  public:
   StreamRunner(const StreamOptions& options, const std::atomic<bool>& stop) : options_(options), stop_(stop) {}
 
+  // A run that failed leaves its group without waiting for the coordinator
+  // (librdkafka's close can wait forever for a broker that is gone), except
+  // when it was fenced: the broker is up, and closing hands the partitions to
+  // the validator that took over at once instead of after the session timeout.
+  ~StreamRunner() {
+    if (consumer_ && !consumer_closed_) {
+      if (fenced_) {
+        rd_kafka_consumer_close(consumer_.get());
+      } else {
+        rd_kafka_destroy_flags(consumer_.release(), RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+      }
+    }
+  }
+
   Result<StreamTotals> Run() {
     RETURN_IF_ERROR(Open());
     while (!stop_.load()) {
@@ -84,6 +98,7 @@ class StreamRunner {
     }
     RecordWindow();
     rd_kafka_consumer_close(consumer_.get());
+    consumer_closed_ = true;
     totals_.next_version = next_version_;
     return totals_;
   }
@@ -467,6 +482,7 @@ class StreamRunner {
     rd_kafka_resp_err_t code = rd_kafka_error_code(error);
     if (code == RD_KAFKA_RESP_ERR__FENCED || code == RD_KAFKA_RESP_ERR_PRODUCER_FENCED ||
         code == RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH) {
+      fenced_ = true;
       return Status::InputError(options_.to.text + ": fenced: another griffin stream took over transactional id '" +
                                 transactional_id_ + "' (the open transaction is aborted; nothing is lost)");
     }
@@ -528,6 +544,7 @@ class StreamRunner {
   std::unique_ptr<StreamWindow> window_;
   Clock::time_point rules_checked_{};
   bool aborted_ = false;
+  bool consumer_closed_ = false, fenced_ = false;
   int consecutive_aborts_ = 0;
   StreamTotals totals_;
 };
