@@ -20,6 +20,7 @@
 
 #include "api/validator.h"
 #include "io/arrow_source.h"
+#include "profile/drift_report.h"
 #include "profile/profile_json.h"
 #include "profile/profiler.h"
 #include "report/json_writer.h"
@@ -185,6 +186,28 @@ std::string ProfileStream(nb::handle capsule, const std::string& name, int threa
   return griffin::ProfileToJson(ValueOrRaise(std::move(profile)), {name});
 }
 
+// griffin.drift(): the JSON drift report (docs/profile.md) of two paths, each
+// data or a profile state.
+std::string DriftPaths(const std::string& baseline, const std::string& current, double max, int threads) {
+  griffin::ReadOptions options;
+  Result<griffin::DriftReport> report = Status::Internal("not run");
+  {
+    nb::gil_scoped_release release;
+    report = [&]() -> Result<griffin::DriftReport> {
+      const griffin::ProfileOptions profile_options{threads};
+      ASSIGN_OR_RETURN(griffin::TableProfile before, griffin::ProfileOrState(baseline, options, profile_options));
+      ASSIGN_OR_RETURN(griffin::TableProfile after, griffin::ProfileOrState(current, options, profile_options));
+      griffin::DriftReport out;
+      out.baseline = baseline;
+      out.current = current;
+      if (max >= 0) out.max = max;
+      out.columns = griffin::CompareProfiles(before, after);
+      return out;
+    }();
+  }
+  return griffin::DriftToJson(ValueOrRaise(std::move(report)));
+}
+
 }  // namespace
 
 NB_MODULE(_griffin, m) {
@@ -212,6 +235,8 @@ NB_MODULE(_griffin, m) {
   m.def("profile_paths", &ProfilePaths, nb::arg("paths"), nb::arg("threads"), nb::arg("batch_rows"));
   m.def("profile_stream", &ProfileStream, nb::arg("capsule"), nb::arg("name"), nb::arg("threads"),
         nb::arg("batch_rows"));
+
+  m.def("drift_paths", &DriftPaths, nb::arg("baseline"), nb::arg("current"), nb::arg("max"), nb::arg("threads"));
 
   griffin::python::BindFeatureStream(m);
   griffin::python::BindHash(m);

@@ -24,7 +24,7 @@ import numpy as _np
 from . import _frames, _griffin
 from ._griffin import DEFAULT_MAX_VIOLATIONS, GriffinError, InputError, RuleError
 
-__all__ = ["Validator", "Report", "iter_batches", "profile", "GriffinError", "RuleError", "InputError", "__version__"]
+__all__ = ["Validator", "Report", "iter_batches", "profile", "drift", "GriffinError", "RuleError", "InputError", "__version__"]
 __version__ = _griffin.__version__
 _arrow_stream, _input_name = _frames.arrow_stream, _frames.input_name   # used by griffin.jax
 
@@ -259,6 +259,19 @@ def profile(data: Any, threads: int = 0, batch_rows: int = 65536) -> Dict[str, A
         return _json.loads(_griffin.profile_paths([_os.fspath(p) for p in data], threads, batch_rows))
     name = _frames.input_name(data)
     return _json.loads(_griffin.profile_stream(_frames.arrow_stream(data), name, threads, batch_rows))
+
+
+def drift(baseline: PathLike, current: PathLike, max: float | None = None, threads: int = 0) -> Dict[str, Any]:
+    """Compare `current` with `baseline` column by column, as `griffin drift
+    --format json` does: each is a data path or a profile state written by
+    `griffin profile --state`. Returns the report as a dict: per column the
+    measure ("linf" categorical, "js" numeric), its value, the values that moved
+    most, and `passed` against `max`. Raises InputError for an unreadable side
+    (a corrupt state names its file)."""
+    if max is not None and not 0 <= max <= 1:
+        raise ValueError("max: drift values lie in [0, 1], got %r" % (max,))
+    return _json.loads(_griffin.drift_paths(_os.fspath(baseline), _os.fspath(current),
+                                           -1.0 if max is None else float(max), threads))
 
 
 from ._batches import iter_batches  # noqa: E402  (uses Report and Validator)

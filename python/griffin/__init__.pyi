@@ -58,6 +58,8 @@ class Validator:
 
 def profile(data: Any, threads: int = 0, batch_rows: int = 65536) -> Dict[str, Any]: ...
 
+def drift(baseline: PathLike, current: PathLike, max: Optional[float] = None, threads: int = 0) -> Dict[str, Any]: ...
+
 def iter_batches(
     paths: Union[PathLike, Sequence[PathLike]],
     validator: Validator,

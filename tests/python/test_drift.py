@@ -106,3 +106,21 @@ def test_wrong_inputs(tmp_path):
                      "y": "not in the current data"}
     assert report["passed"] is True  # nothing comparable went over the maximum
     assert drift(other, tmp_path / "serve.csv", "--max", "2", check=False).returncode == 2
+
+
+def test_python_drift_matches_the_cli(tmp_path):
+    import griffin
+    import pytest
+
+    generated(tmp_path, "train.csv", 1, 0.0, 1.0, [4, 3, 2, 1])
+    generated(tmp_path, "serve.csv", 3, 0.7, 1.3, [1, 2, 3, 4])
+    cli = json.loads(drift(tmp_path / "train.csv", tmp_path / "serve.csv", "--format", "json", "--max", "0.1").stdout)
+    assert griffin.drift(tmp_path / "train.csv", tmp_path / "serve.csv", max=0.1) == cli
+    cut = tmp_path / "cut.state"
+    subprocess.run([str(require_binary()), "profile", tmp_path / "train.csv", "--state", cut],
+                   check=True, capture_output=True)
+    cut.write_bytes(cut.read_bytes()[:100])
+    with pytest.raises(griffin.InputError, match="corrupt Griffin profile state"):
+        griffin.drift(cut, tmp_path / "serve.csv")
+    with pytest.raises(ValueError):
+        griffin.drift(tmp_path / "train.csv", tmp_path / "serve.csv", max=3)
