@@ -97,7 +97,8 @@ class Outputs {
       ASSIGN_OR_RETURN(quarantine_, OpenRowSink(args.quarantine_path, SinkKind::kQuarantine, options));
     }
     if (!args.clean_path.empty()) {
-      options.version_tag = version;
+      // Clean rows are the input's rows: _griffin_version only when asked for.
+      if (args.tag_version) options.version_tag = version;
       ASSIGN_OR_RETURN(clean_, OpenRowSink(args.clean_path, SinkKind::kClean, options));
     }
     return Status::OK();

@@ -165,3 +165,12 @@ def test_tag_version_numbers_runs(workdir):
     refused = run("validate", "-r", "rules.yaml", "in.csv", "--no-store", "--clean", "g.csv", "--tag-version",
                   cwd=workdir)
     assert refused.returncode == 2
+
+
+def test_clean_has_the_input_columns_only_without_tag_version(workdir):
+    # A run recorded in a store still writes the input's columns, and nothing else,
+    # to --clean unless --tag-version asks for _griffin_version (cli-and-report-v1).
+    proc = run("validate", "-r", "rules.yaml", "in.csv", "--store", "runs.db", "--clean", "good.parquet",
+               "--format", "json", cwd=workdir)
+    assert proc.returncode == 1, proc.stderr
+    assert pq.read_table(workdir / "good.parquet").column_names == ["id", "amount", "note"]
