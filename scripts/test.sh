@@ -20,11 +20,15 @@ stage() { echo "== [$((SECONDS - suite_start))s] $*"; }
 suite_start=$SECONDS
 export GRIFFIN_BIN="$PWD/build/griffin"
 
+# The servers' state files are this run's own, so another suite on the machine
+# (another clone, a developer's shell) cannot stop them mid-run, nor this one theirs.
+server_state=$(mktemp -d)
+export GRIFFIN_PG_STATE="$server_state/pg.state" GRIFFIN_KAFKA_STATE="$server_state/kafka.state"
 # A real, throwaway PostgreSQL server for the run-store tests (stopped on exit).
 GRIFFIN_TEST_PG_URI=$(scripts/pg_test_cluster.sh start)
 export GRIFFIN_TEST_PG_URI
 # And a real Kafka broker (KRaft, one node) for griffin stream's tests.
-trap 'scripts/pg_test_cluster.sh stop >/dev/null 2>&1 || true; scripts/kafka_test_cluster.sh stop >/dev/null 2>&1 || true' EXIT
+trap 'scripts/pg_test_cluster.sh stop >/dev/null 2>&1 || true; scripts/kafka_test_cluster.sh stop >/dev/null 2>&1 || true; rm -rf "$server_state"' EXIT
 GRIFFIN_TEST_KAFKA=$(scripts/kafka_test_cluster.sh start)
 export GRIFFIN_TEST_KAFKA
 
