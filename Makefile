@@ -7,7 +7,8 @@
 #                     connections, a burst of 2,000 requests); scripts/test.sh runs a short form
 #   make stream-soak  griffin stream at 5,000 messages/s for 10 minutes: RSS stays flat (a broker
 #                     is started unless GRIFFIN_TEST_KAFKA names one); scripts/test.sh runs 30 s
-.PHONY: bench bench-1m bench-quick hostile stream-soak
+#   make stream-soak-quick  the same for 30 s (what scripts/test.sh runs)
+.PHONY: bench bench-1m bench-quick hostile stream-soak stream-soak-quick
 
 bench:
 	.venv/bin/python bench/run_peers.py
@@ -23,3 +24,6 @@ hostile:
 
 stream-soak:
 	.venv/bin/python bench/run_stream_bench.py --soak 600
+
+stream-soak-quick:
+	.venv/bin/python bench/run_stream_bench.py --soak 30

@@ -28,6 +28,7 @@
 #include "py_errors.h"
 #include "py_feature_stream.h"
 #include "py_hash.h"
+#include "py_objects.h"
 
 namespace nb = nanobind;
 using griffin::Result;
@@ -120,6 +121,61 @@ class PyValidator {
       result = validator_->ValidateReader(std::move(reader), name, options);
     }
     return PyResult(ValueOrRaise(std::move(result)));
+  }
+
+  // Validator.partial(): the partial state (src/exec/partial_state.h) of an
+  // Arrow stream whose first row has id `row_offset`, as bytes.
+  nb::bytes Partial(nb::handle capsule, const std::string& name, int64_t row_offset, int64_t max_violations,
+                    int threads, int64_t batch_rows) const {
+    std::shared_ptr<arrow::RecordBatchReader> reader = griffin::python::ImportStreamCapsule(capsule, name);
+    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, false);
+    std::string state;
+    options.row_offset = row_offset;
+    options.partial_state = &state;
+    Status status;
+    {
+      nb::gil_scoped_release release;
+      status = validator_->ValidateReader(std::move(reader), name, options).status();
+    }
+    if (!status.ok()) Raise(status);
+    return nb::bytes(state.data(), state.size());
+  }
+
+  // Validator.merge_partials(): the report of the parts' states (no per-row
+  // verdicts), and the rows that became violations only at the merge, as
+  // (row ids, check names, messages).
+  nb::tuple MergePartials(const std::vector<nb::bytes>& states, const std::vector<std::string>& names) const {
+    std::vector<std::string_view> views;
+    for (const nb::bytes& state : states) views.emplace_back(state.c_str(), state.size());
+    Result<griffin::Report> report = Status::Internal("not run");
+    std::vector<griffin::MergedRowError> row_errors;
+    {
+      nb::gil_scoped_release release;
+      report = validator_->MergePartials(views, names, &row_errors);
+    }
+    griffin::ValidationResult result;
+    result.report = ValueOrRaise(std::move(report));
+    std::vector<int64_t> rows;
+    nb::list checks, messages;
+    for (const griffin::MergedRowError& e : row_errors) {
+      rows.push_back(e.row);
+      checks.append(nb::str(e.error.check.c_str(), e.error.check.size()));
+      messages.append(nb::str(e.error.message.c_str(), e.error.message.size()));
+    }
+    return nb::make_tuple(PyResult(std::move(result)), rows, checks, messages);
+  }
+
+  // Validator.merge_states(): the parts' states merged into one, as bytes.
+  nb::bytes MergeStates(const std::vector<nb::bytes>& states, const std::vector<std::string>& names) const {
+    std::vector<std::string_view> views;
+    for (const nb::bytes& state : states) views.emplace_back(state.c_str(), state.size());
+    Result<std::string> merged = Status::Internal("not run");
+    {
+      nb::gil_scoped_release release;
+      merged = validator_->MergeStates(views, names);
+    }
+    const std::string bytes = ValueOrRaise(std::move(merged));
+    return nb::bytes(bytes.data(), bytes.size());
   }
 
   // griffin.jax.batches' engine side: `source` is a list of paths or an
@@ -240,6 +296,7 @@ NB_MODULE(_griffin, m) {
 
   griffin::python::BindFeatureStream(m);
   griffin::python::BindHash(m);
+  griffin::python::BindObjectStores(m);
 
   nb::class_<PyValidator>(m, "_Validator")
       .def_static("from_file", &PyValidator::FromFile, nb::arg("path"))
@@ -248,6 +305,10 @@ NB_MODULE(_griffin, m) {
            nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
       .def("validate_stream", &PyValidator::ValidateStream, nb::arg("capsule"), nb::arg("name"),
            nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
+      .def("partial", &PyValidator::Partial, nb::arg("capsule"), nb::arg("name"), nb::arg("row_offset"),
+           nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"))
+      .def("merge_partials", &PyValidator::MergePartials, nb::arg("states"), nb::arg("names"))
+      .def("merge_states", &PyValidator::MergeStates, nb::arg("states"), nb::arg("names"))
       .def("feature_stream", &PyValidator::FeatureStream, nb::arg("source"), nb::arg("name"), nb::arg("options"))
       .def_prop_ro("dataset", &PyValidator::dataset)
       .def_prop_ro("rules_sha256", &PyValidator::rules_sha256)

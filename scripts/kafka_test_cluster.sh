@@ -4,6 +4,7 @@
 #   scripts/kafka_test_cluster.sh start   # fetches the jars if needed, starts it; prints host:port
 #   scripts/kafka_test_cluster.sh uri     # prints host:port of the running broker
 #   scripts/kafka_test_cluster.sh restart # stops the broker process and starts it again on the same data and ports
+#   scripts/kafka_test_cluster.sh crash   # kills the broker process (SIGKILL), keeps its data and ports; restart brings it back
 #   scripts/kafka_test_cluster.sh stop    # stops it (SIGTERM, then SIGKILL after 30 s) and removes its folder
 #
 #   export GRIFFIN_TEST_KAFKA=$(scripts/kafka_test_cluster.sh start)
@@ -165,7 +166,9 @@ stop_broker() {
 case "${1:-}" in
   start) start ;;
   restart) restart ;;
+  crash) read_state || die "no broker to crash (state: $STATE)"
+         kill -KILL "$PID" 2>/dev/null || true; while kill -0 "$PID" 2>/dev/null; do sleep 0.1; done ;;
   uri) read_state && running || die "no broker running (state: $STATE)"; echo "127.0.0.1:$PORT" ;;
   stop) if read_state; then stop_broker; else rm -f "$STATE"; fi ;;
-  *) echo "usage: $0 start|uri|restart|stop" >&2; exit 2 ;;
+  *) echo "usage: $0 start|uri|restart|crash|stop" >&2; exit 2 ;;
 esac

@@ -62,6 +62,9 @@ bench/fetch_deequ.sh >/dev/null
 # outside the clone; scripts/kafka_test_cluster.sh runs it).
 scripts/setup_kafka.sh >/dev/null
 
+# pyspark for griffin.spark's tests (requirements-spark.txt, into .venv).
+scripts/setup_spark.sh >/dev/null
+
 # moto's S3 server for the object store tests (its own pinned venv, cached
 # outside the clone; the tests start and stop it).
 scripts/setup_objectstore.sh >/dev/null

@@ -51,6 +51,12 @@ class Report:
         self._labels = labels        # row -> label (pandas Index, numpy array), or None
         self._dtypes = dtypes        # a pandas frame's column -> dtype, for schema error advice
 
+    _merged = False   # a report of merged partial states: no per-row verdicts
+
+    def _require_rows(self, what: str) -> None:
+        if self._merged:
+            raise ValueError("%s: a report merged from partial states has no per-row verdicts" % what)
+
     @property
     def index(self) -> Any:
         """The rows' labels: a pandas DataFrame's index, the CLI's row numbers
@@ -88,6 +94,7 @@ class Report:
     def bad_row_mask(self) -> "_np.ndarray":
         """A numpy bool array, one entry per input row: True where the row is
         bad (violates an error-severity check, or is malformed)."""
+        self._require_rows("bad_row_mask")
         mask = _np.zeros(self.rows, dtype=bool)
         mask[self._result.bad_row_indices()] = True
         return mask
@@ -112,6 +119,7 @@ class Report:
         report's, InputError when pyarrow cannot read the paths the same way
         (e.g. an unterminated quote, which the engine reads as one malformed
         record to the end of the file; use the CLI's --clean/--quarantine)."""
+        self._require_rows("split")
         from . import _split
         inputs = self._parsed()["inputs"] if self._paths is not None else []
         return _split.split_data(self._result, data, self._paths, self._source, inputs)
@@ -237,6 +245,55 @@ class Validator:
         capsule = _frames.arrow_stream(data)
         result = self._compiled.validate_stream(capsule, name, max_violations, threads, batch_rows, True)
         return Report(result, labels=_frames.row_labels(data), dtypes=_frames.pandas_dtypes(data))
+
+    def partial(self, data: Any, row_offset: int = 0, max_violations: int = DEFAULT_MAX_VIOLATIONS,
+                threads: int = 0, batch_rows: int = 65536) -> bytes:
+        """Validate one part of a larger input and return its partial state as
+        bytes (design.md "One mergeable state"): counts per check, table-metric
+        aggregates and sketches, the first violations, `unique` keys with their
+        first row. Its rows have ids row_offset, row_offset + 1, ...; parts must
+        not overlap. merge_partials() turns the parts' states into the report of
+        the whole, as validate() over the rows in row-id order gives it.
+
+        `data`: what validate() takes except paths (an Arrow table, reader,
+        frame, ...). The state names the Griffin version and the rules' sha256:
+        merging it with these rules under another version is refused."""
+        if isinstance(data, (str, _os.PathLike)) or (
+                isinstance(data, (list, tuple)) and data and all(isinstance(p, (str, _os.PathLike)) for p in data)):
+            raise TypeError("partial() takes Arrow data or a frame, not paths (read them with pyarrow first)")
+        if not isinstance(row_offset, int) or row_offset < 0:
+            raise ValueError("row_offset: must be an int >= 0, got %r" % (row_offset,))
+        name = _frames.input_name(data)
+        return self._compiled.partial(_frames.arrow_stream(data), name, row_offset, max_violations, threads,
+                                      batch_rows)
+
+    def merge_states(self, states: "List[bytes]", names: "List[str] | None" = None) -> bytes:
+        """The partial() states merged into one state covering all their rows,
+        so merges can be grouped in any way (per executor, then per day...).
+        Errors as merge_partials()."""
+        states, names = self._state_names(states, names)
+        return self._compiled.merge_states(states, names)
+
+    @staticmethod
+    def _state_names(states: "List[bytes]", names: "List[str] | None") -> "Tuple[List[bytes], List[str]]":
+        states = [bytes(s) for s in states]
+        names = list(names) if names is not None else ["part %d" % (i + 1) for i in range(len(states))]
+        if len(names) != len(states):
+            raise ValueError("names: one per state (%d states, %d names)" % (len(states), len(names)))
+        return states, names
+
+    def merge_partials(self, states: "List[bytes]", names: "List[str] | None" = None) -> "Report":
+        """The report of the parts whose partial() states are given, in any
+        order: as validate() gives it over all their rows in row-id order
+        (counts, bad rows, score, listed violations; float sums and moments
+        within rounding). `names` name the states in errors (default
+        "part 1", ...). The report has no per-row verdicts (bad_row_mask and
+        split raise). Raises InputError for a corrupt state, one of another
+        Griffin version or rule file, or parts whose row ids overlap."""
+        states, names = self._state_names(states, names)
+        report = Report(self._compiled.merge_partials(states, names)[0])
+        report._merged = True
+        return report
 
     def __repr__(self) -> str:
         return "<griffin.Validator dataset=%r>" % self.dataset

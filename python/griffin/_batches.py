@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 import pyarrow as pa
 
-from . import _frames, _readers
+from . import _frames, _objects, _readers
 from ._griffin import DEFAULT_MAX_VIOLATIONS, InputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -62,7 +62,7 @@ def _produce(files: List[str], source: Any, batch_rows: int, out: "queue.Queue[A
                     if not put((table, None if rows is None else rows + offset)):
                         return
             except (pa.ArrowException, OSError) as e:
-                raise InputError("%s: %s" % (path, e)) from e
+                raise InputError("%s: %s" % (_objects.display(path), e)) from e
             offset += kept + len(skipped)
             skipped_total[0] += len(skipped)
         put(_END)
@@ -76,7 +76,8 @@ def iter_batches(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.P
     """Validate large files batch by batch; yield `(clean_batch, report)` per batch.
 
     `paths`: a path or a list of paths (files or directories, as validate()
-    takes them). Each file is read with pyarrow's streaming readers (CSV/TSV
+    takes them; s3:// and gs:// objects or prefixes too, read through pyarrow's
+    filesystems with the engine's endpoint, region and credential chains). Each file is read with pyarrow's streaming readers (CSV/TSV
     with every column a string and the rule file's `source:` options, as the
     engine reads text; Parquet by row batches; Arrow IPC; JSON lines) in a
     background thread that stays `prefetch` batches ahead, so memory stays at

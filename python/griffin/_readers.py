@@ -11,6 +11,9 @@ delimiter, quote, header, null_values) as the engine's readers do:
 - JSON arrays (.json): the json module, read whole, with the types pyarrow
   infers for the elements (pyarrow has no streaming reader for them).
 - Parquet and Arrow IPC (file or stream format): as stored.
+
+Paths may be s3:// and gs:// URIs (objects, or prefixes that expand to their
+objects as the CLI expands them; griffin/_objects.py).
 """
 from __future__ import annotations
 
@@ -18,6 +21,8 @@ import os
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pyarrow as pa
+
+from . import _objects
 
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
                ".parquet": "parquet", ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow"}
@@ -43,6 +48,9 @@ def expand_paths(paths: List[str]) -> List[str]:
     hidden entries skipped, sorted (as the CLI expands them)."""
     out: List[str] = []
     for path in paths:
+        if _objects.is_object_uri(path):
+            out += _objects.expand(path)
+            continue
         if not os.path.isdir(path):
             out.append(path)
             continue
@@ -58,6 +66,28 @@ def expand_paths(paths: List[str]) -> List[str]:
 def format_of(path: str, source: Dict[str, Any]) -> str:
     name = _FORMAT_NAMES.get(source.get("format") or "") or detect_format(path) or "csv"
     return name
+
+
+def _input_stream(path: str) -> pa.NativeFile:
+    """A file or object as a stream, decompressed by its extension."""
+    if _objects.is_object_uri(path):
+        return _objects.open_input_stream(path)
+    return pa.input_stream(path, compression="detect")
+
+
+def _random_access(path: str) -> pa.NativeFile:
+    """A file (memory-mapped) or object for random access."""
+    if _objects.is_object_uri(path):
+        return _objects.open_input_file(path)
+    return pa.memory_map(path)
+
+
+def _parquet_file(path: str) -> Any:
+    import pyarrow.parquet as pq
+
+    if _objects.is_object_uri(path):  # column chunks in coalesced requests
+        return pq.ParquetFile(_objects.open_input_file(path), pre_buffer=True)
+    return pq.ParquetFile(path)
 
 
 def _csv_options(fmt: str, source: Dict[str, Any], skipped: List[Optional[int]]):
@@ -83,7 +113,7 @@ def _csv_options(fmt: str, source: Dict[str, Any], skipped: List[Optional[int]])
 def _csv_column_names(path: str, parse: Any, read_cls: Any, header: bool) -> List[str]:
     import pyarrow.csv as pcsv
 
-    with pa.input_stream(path, compression="detect") as stream:
+    with _input_stream(path) as stream:
         reader = pcsv.open_csv(stream, read_options=read_cls(block_size=1 << 20,
                                                               autogenerate_column_names=not header),
                                parse_options=parse)
@@ -109,7 +139,7 @@ def open_csv_batches(path: str, fmt: str, source: Dict[str, Any], skipped: List[
                           strings_can_be_null=True, quoted_strings_can_be_null=True)
     read = read_cls(block_size=block_size, autogenerate_column_names=not header, use_threads=False)
     final = names if header else ["column_%d" % (i + 1) for i in range(len(names))]
-    with pa.input_stream(path, compression="detect") as stream:
+    with _input_stream(path) as stream:
         reader = pcsv.open_csv(stream, read_options=read, parse_options=parse, convert_options=convert)
         for batch in reader:
             yield batch if header else pa.RecordBatch.from_arrays(batch.columns, names=final)
@@ -122,27 +152,25 @@ def open_batches(path: str, source: Dict[str, Any], batch_rows: int,
     if fmt in ("csv", "tsv"):
         yield from open_csv_batches(path, fmt, source, skipped)
     elif fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        with pq.ParquetFile(path) as parquet:
+        with _parquet_file(path) as parquet:
             yield from parquet.iter_batches(batch_size=batch_rows)
     elif fmt == "arrow":
         yield from _ipc_batches(path)
     elif fmt == "json":
         import json
 
-        with pa.input_stream(path, compression="detect") as stream:
+        with _input_stream(path) as stream:
             elements = json.loads(stream.read())
         yield from pa.Table.from_pylist(elements).to_batches(max_chunksize=batch_rows)
     else:
         import pyarrow.json as pjson
 
-        with pa.input_stream(path, compression="detect") as stream:
+        with _input_stream(path) as stream:
             yield from pjson.open_json(stream)
 
 
 def _ipc_batches(path: str) -> Iterator[pa.RecordBatch]:
-    with pa.memory_map(path) as source:
+    with _random_access(path) as source:
         try:
             reader: Any = pa.ipc.open_file(source)
             batches: Callable[[], Iterator[pa.RecordBatch]] = \
@@ -161,8 +189,8 @@ def read_table(path: str, source: Dict[str, Any], skipped: List[Optional[int]]) 
         return pa.Table.from_batches(batches)
     fmt = format_of(path, source)
     if fmt == "parquet":
-        import pyarrow.parquet as pq
-        return pq.read_table(path)
+        with _parquet_file(path) as parquet:
+            return parquet.read()
     if fmt in ("csv", "tsv"):
         parse, read_cls, _ = _csv_options(fmt, source, [])
         names = _csv_column_names(path, parse, read_cls, bool(source.get("header", True)))

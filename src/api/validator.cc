@@ -110,6 +110,9 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   run_options.threads = options.threads;
   run_options.max_violations = options.max_violations;
   run_options.max_in_flight = options.max_in_flight;
+  run_options.prior_unique = options.prior_unique;
+  run_options.row_offset = options.row_offset;
+  run_options.partial_state = options.partial_state;
   if (options.collect_bad_rows) {
     result.bad_error_offsets.push_back(0);
     run_options.on_rows = [&result, &options](const RowVerdicts& verdicts) {
@@ -136,6 +139,15 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   result.report.inputs = std::move(inputs);
   if (options.collect_bad_rows && result.report.rows_before_schema_error > 0) MarkEarlierRowsBad(result.report, &result);
   return result;
+}
+
+Result<Report> Validator::MergePartials(const std::vector<std::string_view>& states,
+                                        const std::vector<std::string>& names,
+                                        std::vector<MergedRowError>* row_errors) const {
+  ASSIGN_OR_RETURN(Report report, PartialState::MergeAll(plan_, states, names, row_errors));
+  report.griffin_version = GRIFFIN_VERSION;
+  report.inputs = names;
+  return report;
 }
 
 }  // namespace griffin

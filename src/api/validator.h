@@ -15,6 +15,8 @@
 
 #include <arrow/record_batch.h>
 
+#include "exec/prior_unique_keys.h"
+#include "exec/partial_state.h"
 #include "io/input_source.h"
 #include "plan/plan.h"
 #include "report/report.h"
@@ -37,6 +39,15 @@ struct ValidationOptions {
   // Chunks read ahead (RunOptions::max_in_flight); 1 for streams whose producer
   // waits for each batch's verdicts before sending the next.
   int64_t max_in_flight = 0;
+  // Optional: `unique` keys of earlier runs, which this run's duplicates
+  // include and its new keys join (exec/prior_unique_keys.h); not owned.
+  PriorUniqueKeys* prior_unique = nullptr;
+  // A part of a larger input (a Spark partition): its first row's id; rows
+  // are numbered from it in the report and bad_row_indices.
+  int64_t row_offset = 0;
+  // When set, receives the run's partial state (src/exec/partial_state.h),
+  // which MergePartials merges with the other parts' into the whole's report.
+  std::string* partial_state = nullptr;
 };
 
 struct ValidationResult {
@@ -75,6 +86,20 @@ class Validator {
   // microseconds): for front ends whose every request is a run of its own,
   // whose `now` is that request's start (griffin serve).
   Result<std::shared_ptr<const Validator>> WithNow(int64_t now_micros) const;
+
+  // The report of the parts whose partial states (ValidationOptions::
+  // partial_state) are given, as one run over their rows in row-id order
+  // (PartialState::MergeAll). InputError for a corrupt state, one of another
+  // Griffin version or rule file, or parts whose rows overlap.
+  // `row_errors`: as PartialState::MergeAll.
+  Result<Report> MergePartials(const std::vector<std::string_view>& states, const std::vector<std::string>& names,
+                               std::vector<MergedRowError>* row_errors = nullptr) const;
+
+  // The parts' states merged into one state (PartialState::MergeStates).
+  Result<std::string> MergeStates(const std::vector<std::string_view>& states,
+                                  const std::vector<std::string>& names) const {
+    return PartialState::MergeStates(plan_, states, names);
+  }
 
   const RuleSet& rules() const { return plan_->rules(); }
   const Plan& plan() const { return *plan_; }

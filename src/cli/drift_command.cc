@@ -5,7 +5,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/exit_codes.h"
+#include "io/source_registry.h"
 #include "profile/drift_report.h"
+#include "report/html/html_page.h"
 #include "profile/profiler.h"
 #include "sinks/atomic_file.h"
 #include "sinks/output_guard.h"
@@ -13,12 +15,15 @@
 namespace griffin {
 namespace {
 
-Result<DriftReport> Compare(const DriftArgs& args) {
+// The drift report; `current_profile` receives the current side's profile.
+Result<DriftReport> Compare(const DriftArgs& args, TableProfile* current_profile) {
   if (args.format != "text" && args.format != "json")
     return Status::UsageError("--format: must be text or json, got '" + args.format + "'");
   if (args.max > 1) return Status::UsageError("--max: drift values lie in [0, 1], got " + std::to_string(args.max));
   RETURN_IF_ERROR(RefuseOutputOverFiles("-o", args.output_path,
                                         {{"baseline", args.baseline}, {"input", args.current}}));
+  RETURN_IF_ERROR(RefuseOutputOverFiles("--html", args.html_path,
+                                        {{"baseline", args.baseline}, {"input", args.current}, {"-o file", args.output_path}}));
   ASSIGN_OR_RETURN(ReadOptions read_options, MakeReadOptions(args.read));
   read_options.json_all_keys = true;
   const ProfileOptions options{args.read.threads};
@@ -29,15 +34,24 @@ Result<DriftReport> Compare(const DriftArgs& args) {
   report.current = args.current;
   if (args.max >= 0) report.max = args.max;
   report.columns = CompareProfiles(baseline, current);
+  *current_profile = std::move(current);
   return report;
 }
 
 }  // namespace
 
 int RunDriftCommand(const DriftArgs& args) {
-  Result<DriftReport> report = Compare(args);
+  TableProfile current_profile;
+  Result<DriftReport> report = Compare(args, &current_profile);
   Status status = report.ok() ? Status::OK() : report.status();
   if (status.ok() && !args.output_path.empty()) status = WriteFileAtomically(args.output_path, DriftToJson(*report));
+  if (status.ok() && !args.html_path.empty()) {
+    HtmlPageInput page;
+    page.title = "drift of " + RedactUri(args.current) + " against " + RedactUri(args.baseline);
+    page.profile = &current_profile;
+    page.drift = &*report;
+    status = WriteFileAtomically(args.html_path, RenderHtmlPage(page));
+  }
   if (!status.ok()) {
     std::fprintf(stderr, "griffin: %s\n", status.message().c_str());
     return ExitCodeFor(status);
@@ -57,6 +71,8 @@ CLI::App* AddDriftCommand(CLI::App& app, DriftArgs* args) {
   cmd->add_option("--max", args->max, "Fail (exit 1) when a column's drift exceeds this (0 to 1)");
   cmd->add_option("--format", args->format, "Output on stdout: text or json")->capture_default_str();
   cmd->add_option("-o,--output", args->output_path, "Write the JSON drift report there");
+  cmd->add_option("--html", args->html_path,
+                  "Write the drift charts and the current data's column profiles as one self-contained HTML page");
   AddReadOptions(cmd, &args->read);
   cmd->footer(
       "\nExit status: 0 no drift above --max, 1 some column above it, 2 command line wrong, 3 unreadable input.\n"

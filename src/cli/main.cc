@@ -1,5 +1,5 @@
-// The griffin command line: `griffin validate`, history, show, rules, serve,
-// stream, profile, suggest and drift. Thin: parses arguments, calls the
+// The griffin command line: `griffin validate`, history, show, rules, report, serve,
+// stream, profile, suggest, drift and sql. Thin: parses arguments, calls the
 // library, maps errors to exit codes.
 #include <cstdio>
 #include <string>
@@ -9,7 +9,9 @@
 #include "cli/drift_command.h"
 #include "cli/exit_codes.h"
 #include "cli/profile_command.h"
+#include "cli/report_command.h"
 #include "cli/serve_command.h"
+#include "cli/sql_command.h"
 #include "cli/standard_streams.h"
 #include "cli/suggest_command.h"
 #include "cli/store_commands.h"
@@ -37,12 +39,16 @@ int main(int argc, char** argv) {
   CLI::App* history = griffin::AddHistoryCommand(app, &store_args);
   CLI::App* show = griffin::AddShowCommand(app, &store_args);
   CLI::App* rules = griffin::AddRulesCommand(app, &store_args);
+  griffin::ReportArgs report_args;
+  CLI::App* report = griffin::AddReportCommand(app, &report_args);
   griffin::ProfileArgs profile_args;
   CLI::App* profile = griffin::AddProfileCommand(app, &profile_args);
   griffin::SuggestArgs suggest_args;
   CLI::App* suggest = griffin::AddSuggestCommand(app, &suggest_args);
   griffin::DriftArgs drift_args;
   CLI::App* drift = griffin::AddDriftCommand(app, &drift_args);
+  griffin::SqlArgs sql_args;
+  CLI::App* sql = griffin::AddSqlCommand(app, &sql_args);
   griffin::ServeArgs serve_args;
   CLI::App* serve = griffin::AddServeCommand(app, &serve_args);
   griffin::StreamArgs stream_args;
@@ -65,10 +71,12 @@ int main(int argc, char** argv) {
   if (history->parsed()) return griffin::RunHistoryCommand(store_args);
   if (show->parsed()) return griffin::RunShowCommand(store_args);
   if (rules->parsed()) return griffin::RunRulesCommand(store_args);
+  if (report->parsed()) return griffin::RunReportCommand(report_args);
   if (serve->parsed()) return griffin::RunServeCommand(serve_args);
   if (stream->parsed()) return griffin::RunStreamCommand(stream_args);
   if (profile->parsed()) return griffin::RunProfileCommand(profile_args);
   if (suggest->parsed()) return griffin::RunSuggestCommand(suggest_args);
   if (drift->parsed()) return griffin::RunDriftCommand(drift_args);
+  if (sql->parsed()) return griffin::RunSqlCommand(sql_args);
   return griffin::kExitUsage;
 }

@@ -41,23 +41,6 @@ int Print(const std::string& text) {
   return written.ok() ? kExitPassed : Fail(written);
 }
 
-// How many candidates an ambiguous run id prefix lists.
-constexpr int kCandidatesShown = 5;
-
-// The full id of the run `key` names: its id or a unique prefix of one. A
-// prefix of several runs is a UsageError that says how many and lists a few.
-Result<std::string> ResolveRunId(RunStore& store, const std::string& key) {
-  ASSIGN_OR_RETURN(RunIdMatches matches, store.FindRunIds(key, kCandidatesShown));
-  if (!matches.run_ids.empty() && matches.run_ids.front() == key) return key;  // a whole id sorts first
-  if (matches.count == 0) return Status::UsageError("no finished run '" + key + "' in " + store.Describe());
-  if (matches.count == 1) return matches.run_ids.front();
-  std::string listed;
-  for (const std::string& id : matches.run_ids) listed += (listed.empty() ? "" : ", ") + id;
-  if (matches.count > static_cast<int64_t>(matches.run_ids.size())) listed += ", ...";
-  return Status::UsageError("run id prefix '" + key + "' is ambiguous: " + CountOf(matches.count, "run") +
-                            " match (" + listed + "); give more of the id");
-}
-
 // The rule version `key` names: its number ("2" or "v2") or a unique sha256
 // prefix; null if none or several.
 const RuleVersionRecord* FindRuleVersion(const std::vector<RuleVersionRecord>& versions, const std::string& key) {
@@ -81,6 +64,23 @@ const RuleVersionRecord* FindRuleVersion(const std::vector<RuleVersionRecord>& v
 std::string RulesVersionText(int64_t number) { return number > 0 ? "v" + std::to_string(number) : "-"; }
 
 }  // namespace
+
+// How many candidates an ambiguous run id prefix lists.
+constexpr int kCandidatesShown = 5;
+
+// The full id of the run `key` names: its id or a unique prefix of one. A
+// prefix of several runs is a UsageError that says how many and lists a few.
+Result<std::string> ResolveRunId(RunStore& store, const std::string& key) {
+  ASSIGN_OR_RETURN(RunIdMatches matches, store.FindRunIds(key, kCandidatesShown));
+  if (!matches.run_ids.empty() && matches.run_ids.front() == key) return key;  // a whole id sorts first
+  if (matches.count == 0) return Status::UsageError("no finished run '" + key + "' in " + store.Describe());
+  if (matches.count == 1) return matches.run_ids.front();
+  std::string listed;
+  for (const std::string& id : matches.run_ids) listed += (listed.empty() ? "" : ", ") + id;
+  if (matches.count > static_cast<int64_t>(matches.run_ids.size())) listed += ", ...";
+  return Status::UsageError("run id prefix '" + key + "' is ambiguous: " + CountOf(matches.count, "run") +
+                            " match (" + listed + "); give more of the id");
+}
 
 std::string Sparkline(const std::vector<double>& values) {
   static const char* kBars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "store/run_store.h"
+#include "util/status.h"
+
 namespace CLI {
 class App;
 }
@@ -28,6 +31,10 @@ CLI::App* AddRulesCommand(CLI::App& app, StoreCommandArgs* args);
 int RunHistoryCommand(const StoreCommandArgs& args);
 int RunShowCommand(const StoreCommandArgs& args);
 int RunRulesCommand(const StoreCommandArgs& args);
+
+// The full id of the run `key` names: its id or a unique prefix of one; a
+// UsageError naming the candidates when the prefix is ambiguous or matches none.
+Result<std::string> ResolveRunId(RunStore& store, const std::string& key);
 
 // A sparkline of values in [0, 1] (one of ▁▂▃▄▅▆▇█ per value), for terminals.
 std::string Sparkline(const std::vector<double>& values);

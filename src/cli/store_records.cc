@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <random>
 
+#include "profile/table_profile.h"
 #include "io/source_registry.h"
 #include "report/json_writer.h"
 #include "util/value_parse.h"
@@ -67,6 +68,7 @@ FinishRunRequest MakeFinishRequest(const Report& report, const std::string& repo
   request.quality_score = report.quality_score;
   request.passed = report.passed;
   request.report_json = report_json;
+  if (report.profile) request.profile_state = report.profile->Serialize();
   for (size_t i = 0; i < report.checks.size(); ++i) {
     const CheckReport& c = report.checks[i];
     CheckResultRecord record;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 
 #include <CLI/CLI.hpp>
 
@@ -46,6 +47,13 @@ CLI::App* AddStreamCommand(CLI::App& app, StreamArgs* args) {
                   "Record each window of committed batches as a run: PATH.db or postgresql://... (griffin history)");
   cmd->add_option("--window-s", args->window_s, "Seconds of batches per recorded run (with --store)")
       ->capture_default_str();
+  cmd->add_option("--unique-state", args->unique_state,
+                  "unique checks span micro-batches; their keys are kept in this compacted topic "
+                  "(kafka://HOST:PORT/TOPIC, the clean topic's cluster), written in each batch's transaction");
+  cmd->add_option("--unique-max-keys", args->unique_max_keys, "Keys kept per stream (the oldest are forgotten)")
+      ->capture_default_str();
+  cmd->add_option("--unique-retention-s", args->unique_retention_s, "Seconds a key is kept after it was first seen")
+      ->capture_default_str();
   cmd->add_option("--metrics-listen", args->metrics_listen,
                   "Serve Prometheus metrics on HOST:PORT (GET /metrics; port 0: a free one, printed on stderr)");
   cmd->footer(
@@ -63,7 +71,9 @@ int RunStreamCommand(const StreamArgs& args) {
     return ExitCodeFor(status);
   };
   for (auto [text, uri] : {std::pair{&args.from, &options.from}, std::pair{&args.to, &options.to},
-                           std::pair{&args.dead_letter, &options.dead_letter}}) {
+                           std::pair{&args.dead_letter, &options.dead_letter},
+                           std::pair{&args.unique_state, &options.unique_state}}) {
+    if (text->empty()) continue;  // --unique-state is optional
     Result<kafka::KafkaUri> parsed = kafka::ParseKafkaUri(*text);
     if (!parsed.ok()) return fail(parsed.status());
     *uri = std::move(parsed).value();
@@ -72,6 +82,10 @@ int RunStreamCommand(const StreamArgs& args) {
     return fail(Status::UsageError("--startup-timeout and --commit-timeout: must be at least 1 second"));
   }
   if (args.window_s < 1) return fail(Status::UsageError("--window-s: must be at least 1 second"));
+  if (args.unique_max_keys < 1 || args.unique_retention_s < 1) {
+    return fail(Status::UsageError("--unique-max-keys and --unique-retention-s: must be at least 1"));
+  }
+  options.unique_limits = {args.unique_max_keys, args.unique_retention_s * 1000};
   if (!args.store_uri.empty()) {
     Status store_uri = CheckRunStoreUri(args.store_uri);
     if (!store_uri.ok()) return fail(store_uri);
@@ -103,6 +117,13 @@ int RunStreamCommand(const StreamArgs& args) {
     std::fprintf(stderr, "griffin: metrics on port %d (GET /metrics)\n", metrics_server->port());
   }
   options.log = [](const std::string& line) { std::fprintf(stderr, "griffin: stream: %s\n", line.c_str()); };
+  // A call stuck inside librdkafka cannot be cancelled, nor its client closed: exit
+  // at once (the open transaction is never committed; a restart reads it again).
+  options.on_stuck_call = [](const std::string& line) {
+    std::fprintf(stderr, "griffin: %s\n", line.c_str());
+    std::fflush(stderr);
+    std::_Exit(ExitCodeFor(Status::InputError(line)));
+  };
   std::signal(SIGTERM, RequestStop);
   std::signal(SIGINT, RequestStop);
   Result<kafka::StreamTotals> totals = kafka::RunStream(options, stop_requested);

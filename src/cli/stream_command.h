@@ -28,6 +28,9 @@ struct StreamArgs {
   std::string metrics_listen;
   std::string store_uri;
   int window_s = 60;
+  std::string unique_state;        // kafka://HOST:PORT/TOPIC: `unique` across micro-batches
+  int64_t unique_max_keys = 10'000'000;
+  int64_t unique_retention_s = 7 * 24 * 3600;
 };
 
 CLI::App* AddStreamCommand(CLI::App& app, StreamArgs* args);

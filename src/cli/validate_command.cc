@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 
@@ -12,6 +13,7 @@
 #include "cli/progress_line.h"
 #include "cli/read_args.h"
 #include "exec/engine.h"
+#include "history/history_checks.h"
 #include "io/input_format.h"
 #include "io/input_source.h"
 #include "io/source_registry.h"
@@ -24,6 +26,7 @@
 #include "cli/schema_drift.h"
 #include "cli/standard_streams.h"
 #include "cli/store_records.h"
+#include "cli/validate_html.h"
 #include "sinks/output_guard.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
@@ -50,6 +53,9 @@ Status RefuseOutputsOverRunFiles(const ValidateArgs& args, const std::vector<std
   for (const std::string& input : inputs) guarded.push_back({"input", input});
   RETURN_IF_ERROR(RefuseOutputOverFiles("--clean", args.clean_path, guarded));
   RETURN_IF_ERROR(RefuseOutputOverFiles("--quarantine", args.quarantine_path, guarded));
+  guarded.push_back({"--clean file", args.clean_path});
+  guarded.push_back({"--quarantine file", args.quarantine_path});
+  RETURN_IF_ERROR(RefuseOutputOverFiles("--html", args.html_path, guarded));
   return RefuseOutputOverFiles("--clean", args.clean_path, {{"--quarantine file", args.quarantine_path}});
 }
 
@@ -75,6 +81,8 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   if (args.tag_version && args.clean_path.empty()) return Status::UsageError("--tag-version tags --clean output; give --clean");
   if (!args.clean_path.empty() && args.clean_path == args.quarantine_path)
     return Status::UsageError("--clean and --quarantine must be different files");
+  if (!args.html_path.empty() && (args.html_path == args.clean_path || args.html_path == args.quarantine_path))
+    return Status::UsageError("--html must be another file than --clean and --quarantine");
   PreparedRun prepared;
   ASSIGN_OR_RETURN(prepared.rules, LoadRuleFile(args.rules_path));
   const int64_t now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -174,6 +182,7 @@ Status RewriteOutputsForSchemaError(const ValidateArgs& args, const PreparedRun&
   run_options.known_schema_errors = report.schema_errors;
   run_options.progress = nullptr;
   run_options.profile_columns = false;
+  run_options.profile_table = false;
   ASSIGN_OR_RETURN(auto source, OpenInputs(prepared.inputs, prepared.read_options));
   ASSIGN_OR_RETURN(Report again, RunValidation(prepared.plan, *source, run_options));
   if (again.rows != report.rows)
@@ -234,6 +243,7 @@ int RunValidateCommand(const ValidateArgs& args) {
   run_options.max_violations = args.max_violations;
   run_options.progress = [&progress](const Progress& p) { progress.Update(p); };
   run_options.profile_columns = ticket.has_value();
+  run_options.profile_table = true;  // the drift-checked columns, if any
   if (outputs.any()) run_options.on_rows = [&outputs](const RowVerdicts& v) { return outputs.Write(v); };
 
   Result<Report> report = [&]() -> Result<Report> {
@@ -253,6 +263,10 @@ int RunValidateCommand(const ValidateArgs& args) {
     return ExitCodeFor(report.status());
   }
   report->run_id = run_id;
+  HistoryContext history{store && ticket ? store.get() : nullptr,
+                         args.no_store ? "--no-store was given" : "the store could not be used",
+                         std::filesystem::path(prepared->rules.path).parent_path().string(), prepared->read_options};
+  EvaluateHistoryChecks(*prepared->plan, history, &*report);
   for (const std::string& input : prepared->inputs) report->inputs.push_back(RedactUri(input));
 
   Result<std::vector<OutputSummary>> committed =
@@ -263,7 +277,9 @@ int RunValidateCommand(const ValidateArgs& args) {
     PrintError(committed.status());
     return kExitInput;
   }
-  const std::vector<InputLineage> lineage = DescribeInputs(report->inputs, report->input_rows);
+  // Lineage goes to the store only (an object's costs a request to its store).
+  const std::vector<InputLineage> lineage =
+      store && ticket ? DescribeInputs(report->inputs, report->input_rows) : std::vector<InputLineage>{};
   if (store && ticket) {
     Status cached = UpdateSchemaCache(*store, prepared->rules.sha256, lineage, &*report);
     if (!cached.ok()) store_status = cached;
@@ -287,6 +303,17 @@ int RunValidateCommand(const ValidateArgs& args) {
     PrintError(written);
     return kExitInput;
   }
+  if (!args.html_path.empty()) {
+    ValidateHtmlInput html{&*report, prepared->inputs, prepared->read_options, args.threads, {}, nullptr,
+                           args.no_store ? "Run with --no-store: no history." : "The run store was not available."};
+    for (const ColumnRule& column : prepared->rules.columns) html.columns.push_back(column.name);
+    if (store && ticket && store_status.ok()) html.store = store.get();
+    const Status html_written = WriteValidateHtml(args.html_path, html);
+    if (!html_written.ok()) {
+      PrintError(html_written);
+      return kExitInput;
+    }
+  }
   if (!output_status.ok()) store_status = output_status;
   if (!store_status.ok()) {
     PrintError(store_status);
@@ -302,6 +329,9 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
                   "Input files (.csv .tsv .jsonl .parquet .arrow, optionally .gz/.zst), directories of them, "
                   "- for CSV on standard input, or a URI (s3://bucket/key or s3://bucket/prefix/, gs://..., "
                   "sqlite:///f.db?table=t, postgresql://user@host/db?table=t, duckdb:///f.duckdb?table=t, file:///path)")->required();
+  cmd->add_option("--html", args->html_path,
+                  "Also write the run as one self-contained HTML page there: verdict, checks, violations, "
+                  "score trend, column profiles, schema changes (reads the inputs a second time to profile them)");
   cmd->add_option("--format", args->format, "Report format on stdout: text (for people), json, junit")
       ->capture_default_str();
   cmd->add_option("--max-violations", args->max_violations,

@@ -21,6 +21,7 @@ struct ValidateArgs {
   std::string format = "text";
   int64_t max_violations = kDefaultMaxViolations;
   std::string quarantine_path, clean_path;
+  std::string html_path;  // --html: the run's HTML page
   int threads = 0;
   bool no_store = false;
   std::string store_uri;

@@ -35,8 +35,12 @@ void AppendTupleKey(const TypedColumn& column, int64_t row, std::string* out) {
 
 }  // namespace
 
-BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns)
-    : plan_(std::move(plan)), profile_columns_(profile_columns) {}
+BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns, bool profile_table)
+    : plan_(std::move(plan)), profile_columns_(profile_columns) {
+  if (profile_table)
+    for (const HistoryPlan& history : plan_->history())
+      if (history.drift_column != nullptr) profiled_names_.push_back(history.drift_column->name);
+}
 
 Result<std::shared_ptr<const BatchEvaluator::Binding>> BatchEvaluator::Bind(const Batch& batch) const {
   std::string key = SchemaKey(batch);
@@ -170,6 +174,10 @@ Result<std::unique_ptr<BatchResult>> BatchEvaluator::Evaluate(std::shared_ptr<co
     for (size_t slot = 0; slot < column_plans.size(); ++slot)
       if (column_plans[slot].declared && result->columns[slot].present)
         result->profiles[slot].AddBatch(result->columns[slot], malformed);
+  }
+  if (!profiled_names_.empty()) {
+    result->table_profile = std::make_unique<TableProfile>();
+    result->table_profile->AddBatch(*batch, &profiled_names_);
   }
   RunRowChecks(*binding, *batch, result.get());
 

@@ -21,7 +21,9 @@ namespace griffin {
 class BatchEvaluator {
  public:
   // `profile_columns`: also compute each declared column's ColumnProfile.
-  explicit BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns = false);
+  // `profile_table`: also profile the input values of the columns that have
+  // a drift check (BatchResult::table_profile, profile/table_profile.h).
+  explicit BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns = false, bool profile_table = false);
 
   // Errors: a row expression that does not type-check against this input's
   // column types (RuleError naming the rule file line).
@@ -41,6 +43,7 @@ class BatchEvaluator {
 
   std::shared_ptr<const Plan> plan_;
   bool profile_columns_;
+  std::vector<std::string> profiled_names_;  // the drift-checked columns, when profile_table
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const Binding>> bindings_;
 };

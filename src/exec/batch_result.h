@@ -12,6 +12,7 @@
 #include "exec/column_profile.h"
 #include "exec/typed_column.h"
 #include "io/batch.h"
+#include "profile/table_profile.h"
 
 namespace griffin {
 
@@ -45,6 +46,7 @@ struct BatchResult {
   std::vector<SchemaProblem> schema_problems;
   std::vector<int> input_column;           // per plan column slot: index in batch->columns, or -1
   std::vector<ColumnProfile> profiles;     // per plan column slot, when profiling (else empty)
+  std::unique_ptr<TableProfile> table_profile;  // the drift-checked columns, when profiling them
 };
 
 }  // namespace griffin

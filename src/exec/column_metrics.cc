@@ -105,4 +105,89 @@ std::optional<int64_t> ColumnMetrics::quantile_int(double q) const {
   return quantile_i_ ? quantile_i_->Quantile(q) : std::nullopt;
 }
 
+void ColumnMetrics::Merge(const ColumnMetrics& other) {
+  if (other.count_ > 0) {
+    if (needs_.moments) {
+      const double n_a = static_cast<double>(count_), n_b = static_cast<double>(other.count_);
+      const double delta = other.mean_ - mean_;
+      mean_ = count_ == 0 ? other.mean_ : mean_ + delta * n_b / (n_a + n_b);
+      m2_ += other.m2_ + (count_ == 0 ? 0 : delta * delta * n_a * n_b / (n_a + n_b));
+      const double t = sum_ + other.sum_;
+      if (std::isfinite(t))
+        compensation_ += std::fabs(sum_) >= std::fabs(other.sum_) ? (sum_ - t) + other.sum_ : (other.sum_ - t) + sum_;
+      compensation_ += other.compensation_;
+      sum_ = t;
+      int_sum_ += other.int_sum_;
+      saw_nonfinite_ = saw_nonfinite_ || other.saw_nonfinite_;
+    }
+    if (needs_.extremes) {
+      if (type_ == ValueType::kFloat64) {
+        saw_nan_ = saw_nan_ || other.saw_nan_;
+        if (saw_nan_) min_f_ = max_f_ = std::numeric_limits<double>::quiet_NaN();
+        else if (count_ == 0) { min_f_ = other.min_f_; max_f_ = other.max_f_; }
+        else { min_f_ = std::min(min_f_, other.min_f_); max_f_ = std::max(max_f_, other.max_f_); }
+      } else if (count_ == 0) {
+        min_i_ = other.min_i_; max_i_ = other.max_i_;
+      } else {
+        min_i_ = std::min(min_i_, other.min_i_); max_i_ = std::max(max_i_, other.max_i_);
+      }
+    }
+  }
+  count_ += other.count_;
+  nulls_ += other.nulls_;
+  if (distinct_ && other.distinct_)
+    other.distinct_->ForEach([&](uint64_t hash, std::string_view key, int64_t) { distinct_->InsertOrFind(hash, key, 0); });
+  if (quantile_f_ && other.quantile_f_) quantile_f_->Merge(*other.quantile_f_);
+  if (quantile_i_ && other.quantile_i_) quantile_i_->Merge(*other.quantile_i_);
+}
+
+void ColumnMetrics::Serialize(ByteWriter* out) const {
+  out->I64(count_);
+  out->I64(nulls_);
+  out->F64(sum_);
+  out->F64(compensation_);
+  out->U64(static_cast<uint64_t>(static_cast<unsigned __int128>(int_sum_)));
+  out->U64(static_cast<uint64_t>(static_cast<unsigned __int128>(int_sum_) >> 64));
+  out->F64(mean_);
+  out->F64(m2_);
+  out->U8(static_cast<uint8_t>(saw_nan_ | (saw_nonfinite_ << 1)));
+  out->F64(min_f_);
+  out->F64(max_f_);
+  out->I64(min_i_);
+  out->I64(max_i_);
+  out->U64(distinct_ ? static_cast<uint64_t>(distinct_->size()) : 0);
+  if (distinct_) distinct_->ForEach([&](uint64_t hash, std::string_view key, int64_t) { out->U64(hash); out->Bytes(key); });
+  if (quantile_f_) quantile_f_->Serialize(out);
+  if (quantile_i_) quantile_i_->Serialize(out);
+}
+
+bool ColumnMetrics::Deserialize(ByteReader* in) {
+  count_ = in->I64();
+  nulls_ = in->I64();
+  sum_ = in->F64();
+  compensation_ = in->F64();
+  const uint64_t low = in->U64(), high = in->U64();
+  int_sum_ = static_cast<__int128>((static_cast<unsigned __int128>(high) << 64) | low);
+  mean_ = in->F64();
+  m2_ = in->F64();
+  const uint8_t flags = in->U8();
+  saw_nan_ = flags & 1;
+  saw_nonfinite_ = (flags >> 1) & 1;
+  min_f_ = in->F64();
+  max_f_ = in->F64();
+  min_i_ = in->I64();
+  max_i_ = in->I64();
+  const uint64_t distinct = in->Count(16);
+  if (distinct > 0 && !distinct_) in->Fail();
+  for (uint64_t i = 0; i < distinct && in->ok(); ++i) {
+    const uint64_t hash = in->U64();
+    const std::string_view key = in->Bytes();
+    if (in->ok()) distinct_->InsertOrFind(hash, key, 0);
+  }
+  if (quantile_f_) quantile_f_->Deserialize(in);
+  if (quantile_i_) quantile_i_->Deserialize(in);
+  if (count_ < 0 || nulls_ < 0) in->Fail();
+  return in->ok();
+}
+
 }  // namespace griffin

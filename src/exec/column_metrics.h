@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "exec/quantile_sketch.h"
+#include "util/byte_codec.h"
 #include "exec/typed_column.h"
 #include "exec/unique_set.h"
 
@@ -47,6 +48,15 @@ class ColumnMetrics {
   std::optional<double> quantile_float(double q) const;
   std::optional<int64_t> quantile_int(double q) const;
   ValueType type() const { return type_; }
+
+  // Adds `other`'s values as if fed after this one's (a partial state's
+  // merge, src/exec/partial_state.h): counts, extremes, distinct keys and
+  // exact quantiles (up to QuantileSketch::kExactLimit values) come out as
+  // one run's; sums and moments are combined (Neumaier sums added, Chan's
+  // formula for M2), equal to one run's within rounding. Same type and needs.
+  void Merge(const ColumnMetrics& other);
+  void Serialize(ByteWriter* out) const;
+  bool Deserialize(ByteReader* in);  // false (and `in` failed) when corrupt
 
  private:
   void AddValue(double x);

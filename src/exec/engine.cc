@@ -12,6 +12,7 @@
 
 #include "exec/batch_evaluator.h"
 #include "exec/merger.h"
+#include "exec/partial_state.h"
 #include "exec/ordered_pipeline.h"
 
 namespace griffin {
@@ -36,8 +37,11 @@ int ResolveThreads(int threads) {
 Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& source, const RunOptions& options) {
   const auto start = Clock::now();
   const int threads = ResolveThreads(options.threads);
-  BatchEvaluator evaluator(plan, options.profile_columns);
-  Merger merger(plan, MergerOptions{options.max_violations, options.known_schema_errors}, options.on_rows);
+  BatchEvaluator evaluator(plan, options.profile_columns, options.profile_table);
+  Merger merger(plan,
+                MergerOptions{options.max_violations, options.known_schema_errors, options.prior_unique,
+                              options.row_offset, options.partial_state != nullptr},
+                options.on_rows);
   const int64_t max_in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 1;
   Status failure;
   auto last_progress = start - std::chrono::seconds(1);  // the first merged batch reports
@@ -108,6 +112,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
     }
   }
   if (!failure.ok()) return failure;
+  if (options.partial_state) *options.partial_state = PartialState::Serialize(merger, source.is_text());
   Report report = merger.Finish(source.is_text());
   report.griffin_version = GRIFFIN_VERSION;
   report.threads = threads;

@@ -43,6 +43,13 @@ class IntKeySet {
   // Hints that `key` will be looked up soon (prefetches its slot).
   void Prefetch(uint64_t key) const { __builtin_prefetch(&slots_[Mix64(key) & mask_]); }
 
+  // Calls fn(key, first_row) for every key, in table order (partial states).
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (uint64_t pos = 0; pos < capacity_; ++pos)
+      if (slots_[pos].row_plus_one != 0) fn(slots_[pos].key, static_cast<int64_t>(slots_[pos].row_plus_one - 1));
+  }
+
   int64_t size() const { return size_; }
   int64_t memory_bytes() const { return static_cast<int64_t>(capacity_ * sizeof(Slot)); }
 

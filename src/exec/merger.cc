@@ -9,6 +9,13 @@
 #include "util/value_parse.h"
 
 namespace griffin {
+
+std::string PartialKey(uint64_t hash, std::string_view key) {
+  std::string out(reinterpret_cast<const char*>(&hash), 8);
+  out.append(key);
+  return out;
+}
+
 namespace {
 
 // A table-check bound in the units of the observed value: days for date
@@ -48,13 +55,36 @@ MetricNeeds NeedsOf(TableMetric metric) {
   return needs;
 }
 
+// A table-kind check's report before its observation: names and severity.
+CheckReport TableKindReport(const CheckInfo& info) {
+  CheckReport check;
+  check.name = info.name;
+  check.column = info.column;
+  check.check = info.check;
+  check.severity = SeverityName(info.options.severity);
+  check.is_table = true;
+  return check;
+}
+
+// A history check before history/history_checks.h judges it.
+CheckReport NotEvaluatedHistoryReport(const CheckInfo& info) {
+  CheckReport check = TableKindReport(info);
+  check.observed_text = "null";
+  check.passed = true;
+  check.note = "not evaluated: " + info.check + " checks are judged against a baseline by griffin validate";
+  return check;
+}
+
 }  // namespace
 
 Merger::Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsumer row_consumer)
     : plan_(std::move(plan)),
       max_violations_(options.max_violations),
+      prior_unique_(options.prior_unique),
       schema_errors_(std::move(options.known_schema_errors)),
-      row_consumer_(std::move(row_consumer)) {
+      row_consumer_(std::move(row_consumer)),
+      row_offset_(options.row_offset),
+      keep_partial_(options.keep_partial_state) {
   const size_t num_checks = plan_->checks().size();
   evaluated_.assign(num_checks, 0);
   violations_.assign(num_checks, 0);
@@ -101,8 +131,10 @@ void Merger::ReserveForRows(int64_t expected_rows) {
     if (metrics) metrics->ReserveDistinct(expected_rows);
 }
 
-void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows) {
+void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
+                         std::vector<int32_t>* new_firsts) {
   constexpr size_t kPrefetchDistance = 8;  // slots are random: fetch ahead
+  if (keep_partial_) batch_dup_keys_.assign(unique_sets_.size(), {});
   for (size_t c = 0; c < unique_sets_.size(); ++c) {
     if (!unique_sets_[c] && !int_sets_[c]) continue;
     const UniqueKeys& keys = result.unique_keys[c];
@@ -111,11 +143,26 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
     auto& firsts = (*first_rows)[c];
     const bool error = plan_->checks()[c].options.severity == Severity::kError;
     const size_t count = keys.rows.size();
+    const size_t room = static_cast<size_t>(std::max<int64_t>(0, max_violations_ - listed_[c]));
     // The occurrence keys.rows[k] repeats the one at input row `first` (>= 0).
-    auto repeats = [&](size_t k, int64_t first) {
+    auto repeats = [&](size_t k, int64_t first, uint64_t hash, std::string_view key) {
+      if (keep_partial_ && check.rows.size() < room) batch_dup_keys_[c].push_back(PartialKey(hash, key));
       check.rows.push_back(keys.rows[k]);
       firsts.push_back(first);
       if (error) result.bad[keys.rows[k]] = 1;
+    };
+    auto first_seen = [&](size_t k) {
+      if (keep_partial_ && error) new_firsts->push_back(keys.rows[k]);
+    };
+    // A key new to this run: a duplicate still when an earlier run saw it.
+    const std::string_view check_name = plan_->checks()[c].name;
+    auto first_in_run = [&](size_t k, std::string_view key) {
+      if (prior_unique_->Seen(check_name, key)) {
+        repeats(k, kFirstRowInEarlierRun, 0, {});
+      } else {
+        prior_unique_->Add(check_name, key);
+        first_seen(k);
+      }
     };
     if (int_sets_[c]) {  // a numeric column: the keys are its values
       IntKeySet& set = *int_sets_[c];
@@ -123,8 +170,15 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
       set.Reserve(set.size() + static_cast<int64_t>(count));  // at most one rehash per batch
       for (size_t k = 0; k < count; ++k) {
         if (k + kPrefetchDistance < count) set.Prefetch(NumericKey(column, keys.rows[k + kPrefetchDistance]));
-        const int64_t first = set.InsertOrFind(NumericKey(column, keys.rows[k]), base + keys.rows[k]);
-        if (first >= 0) repeats(k, first);
+        const uint64_t numeric_key = NumericKey(column, keys.rows[k]);
+        const int64_t first = set.InsertOrFind(numeric_key, base + keys.rows[k]);
+        if (first >= 0) {
+          repeats(k, first, numeric_key, {});
+        } else if (prior_unique_ != nullptr) {
+          first_in_run(k, std::string_view(reinterpret_cast<const char*>(&numeric_key), sizeof(numeric_key)));
+        } else {
+          first_seen(k);
+        }
       }
     } else {
       UniqueSet& set = *unique_sets_[c];
@@ -136,7 +190,13 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
         if (k + kPrefetchDistance < count) set.Prefetch(keys.hashes[k + kPrefetchDistance]);
         const std::string_view key = column ? ValueKey(*column, keys.rows[k], scratch) : keys.keys[k];
         const int64_t first = set.InsertOrFind(keys.hashes[k], key, base + keys.rows[k]);
-        if (first >= 0) repeats(k, first);
+        if (first >= 0) {
+          repeats(k, first, keys.hashes[k], key);
+        } else if (prior_unique_ != nullptr) {
+          first_in_run(k, key);
+        } else {
+          first_seen(k);
+        }
       }
     }
     check.violations = static_cast<int64_t>(check.rows.size());
@@ -153,19 +213,26 @@ void Merger::AddSchemaProblems(const BatchResult& result) {
 
 Status Merger::Merge(BatchResult& result) {
   const Batch& batch = *result.batch;
-  const int64_t base = rows_;
+  const int64_t base = row_offset_ + rows_;
   // Only text inputs keep raw records (and have malformed ones).
   if (!batch.raw_records.empty() || !batch.malformed_records.empty()) saw_text_batch_ = true;
   AddSchemaProblems(result);
   if (schema_errors_.empty()) rows_before_schema_error_ += batch.num_rows;
   std::vector<std::vector<int64_t>> first_rows(plan_->checks().size());
-  MergeUnique(result, base, &first_rows);
+  std::vector<int32_t> new_firsts;
+  MergeUnique(result, base, &first_rows, &new_firsts);
   // A schema error makes every row bad (rules-v1, amended 2026-12-03).
   if (!schema_errors_.empty()) std::fill(result.bad.begin(), result.bad.end(), uint8_t{1});
+  for (int32_t row : new_firsts)
+    if (!result.bad[row]) good_firsts_.push_back(base + row);
   // The listed violations first: the row verdicts reuse their messages.
   std::vector<std::vector<int32_t>> listed(plan_->checks().size());
   CollectViolations(result, base, first_rows, &listed);
   if (row_consumer_) RETURN_IF_ERROR(EmitRowVerdicts(result, base, first_rows, listed));
+  if (result.table_profile) {
+    if (!table_profile_) table_profile_ = std::make_shared<TableProfile>();
+    table_profile_->Merge(*result.table_profile);
+  }
   if (!result.profiles.empty()) {
     profiles_.resize(result.profiles.size());
     const uint8_t* malformed = batch.malformed.empty() ? nullptr : batch.malformed.data();
@@ -369,18 +436,18 @@ void Merger::CollectViolations(const BatchResult& result, int64_t base,
       here[p.ordinal] = static_cast<int32_t>(violations_list_.size());
     }
     violations_list_.push_back(std::move(v));
+    if (keep_partial_) {
+      violation_positions_.push_back(p.position);
+      const bool has_key = p.position >= 0 && p.ordinal < batch_dup_keys_[p.position].size();
+      violation_keys_.push_back(has_key ? std::move(batch_dup_keys_[p.position][p.ordinal]) : std::string());
+    }
   }
 }
 
 CheckReport Merger::TableCheckReport(const TablePlan& table) const {
   const TableCheck& rule = *table.rule;
   const CheckInfo& info = plan_->checks()[table.check_index];
-  CheckReport report;
-  report.name = info.name;
-  report.column = info.column;
-  report.check = info.check;
-  report.severity = SeverityName(info.options.severity);
-  report.is_table = true;
+  CheckReport report = TableKindReport(info);
   if (rule.min) report.min_bound = LiteralAsJson(*rule.min);
   if (rule.max) report.max_bound = LiteralAsJson(*rule.max);
 
@@ -499,6 +566,8 @@ Report Merger::Finish(bool text_input) {
   for (int64_t count : violations_) report.violations_truncated = report.violations_truncated || count > max_violations_;
   std::vector<const TablePlan*> table_by_check(plan_->checks().size(), nullptr);
   for (const TablePlan& table : plan_->table()) table_by_check[table.check_index] = &table;
+  std::vector<uint8_t> history_check(plan_->checks().size(), 0);
+  for (const HistoryPlan& history : plan_->history()) history_check[history.check_index] = 1;
   bool passed = !schema_failed;
   if (text_input || saw_text_batch_) {  // rules-v1: the `malformed` check comes first
     report.checks.push_back(MalformedCheckReport());
@@ -509,6 +578,8 @@ Report Merger::Finish(bool text_input) {
     CheckReport check;
     if (table_by_check[c]) {
       check = TableCheckReport(*table_by_check[c]);
+    } else if (history_check[c]) {
+      check = NotEvaluatedHistoryReport(info);
     } else {
       check.name = info.name;
       check.column = info.column;
@@ -528,6 +599,7 @@ Report Merger::Finish(bool text_input) {
   if (report.score_min && report.quality_score < *report.score_min) passed = false;
   report.passed = passed;
   report.column_summaries = ColumnSummaries();
+  report.profile = table_profile_;
   report.input_rows = input_rows_;
   report.input_schemas = input_schemas_;
   return report;

@@ -9,12 +9,15 @@
 
 #include <functional>
 #include <map>
+#include <string>
+#include <string_view>
 #include <memory>
 #include <vector>
 
 #include "exec/batch_result.h"
 #include "exec/column_metrics.h"
 #include "exec/int_key_set.h"
+#include "exec/prior_unique_keys.h"
 #include "exec/unique_set.h"
 #include "plan/plan.h"
 #include "report/report.h"
@@ -28,7 +31,21 @@ struct MergerOptions {
   // Schema errors known before the first batch (found by an earlier pass over
   // the same input): every row is bad from the first batch on.
   std::vector<SchemaError> known_schema_errors;
+  // Optional: `unique` keys of earlier runs (prior_unique_keys.h); not owned.
+  PriorUniqueKeys* prior_unique = nullptr;
+  // The first row's id (row ids are row_offset, row_offset + 1, ... in
+  // input order): a part of a larger input (a Spark partition) numbers its
+  // rows as the whole does.
+  int64_t row_offset = 0;
+  // Keep what a partial state needs beyond the report (src/exec/partial_state.h):
+  // the keys of listed unique violations and the unique first occurrences
+  // that are not bad. Costs 8 bytes per distinct key of an error `unique`.
+  bool keep_partial_state = false;
 };
+
+// A unique key as partial states keep it: the 8-byte hash (a numeric
+// column's key itself), then the key bytes (empty for a numeric column).
+std::string PartialKey(uint64_t hash, std::string_view key);
 
 class Merger {
  public:
@@ -53,9 +70,11 @@ class Merger {
   void ReserveForRows(int64_t expected_rows);
 
   int64_t rows() const { return rows_; }
+  int64_t row_offset() const { return row_offset_; }
   int64_t bad_rows() const { return bad_rows_; }
 
  private:
+  friend class PartialState;
   struct PendingViolation {
     int64_t row;
     int position;       // check index; -1 for malformed
@@ -63,7 +82,10 @@ class Merger {
     int32_t batch_row;
     size_t ordinal;     // index into a per-check list
   };
-  void MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows);
+  // Adds the batch's unique keys; `new_firsts`: the batch rows first seen in
+  // an error `unique` (filled only when keeping a partial state).
+  void MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
+                   std::vector<int32_t>* new_firsts);
   // Adds the batch's schema problems to schema_errors_ (each once).
   void AddSchemaProblems(const BatchResult& result);
   // Lists the batch's first violations (up to max_violations_ per check);
@@ -81,6 +103,7 @@ class Merger {
 
   std::shared_ptr<const Plan> plan_;
   int64_t max_violations_;
+  PriorUniqueKeys* prior_unique_;
   int64_t rows_ = 0, bad_rows_ = 0, malformed_rows_ = 0;
   int64_t rows_before_schema_error_ = 0;
   bool saw_text_batch_ = false;
@@ -96,9 +119,19 @@ class Merger {
   std::vector<SchemaError> schema_errors_;
   std::map<int, std::vector<uint8_t>> json_columns_seen_;   // JSON lines: input -> per slot seen
   RowConsumer row_consumer_;
+  std::shared_ptr<TableProfile> table_profile_;              // when the batches carry one
   std::vector<ColumnProfile> profiles_;                      // per slot, when the batches carry them
   std::vector<int64_t> input_rows_;                          // by input index
   std::vector<std::string> input_schemas_;                   // by input index (JSON)
+  // Partial states (options.keep_partial_state) and merged ones:
+  int64_t row_offset_ = 0;
+  int64_t end_row_ = -1;                                     // a merged state's last row id + 1 (-1: offset + rows)
+  bool keep_partial_ = false;
+  bool text_input_ = false;                                  // a merged state's inputs were text
+  std::vector<int> violation_positions_;                     // per violations_list_ entry: check index, -1 malformed
+  std::vector<std::string> violation_keys_;                  // per entry: a unique check's key (hash + bytes), else ""
+  std::vector<std::vector<std::string>> batch_dup_keys_;     // per check: this batch's listed duplicates' keys
+  std::vector<int64_t> good_firsts_;                         // rows first in an error `unique`, not bad
 };
 
 }  // namespace griffin

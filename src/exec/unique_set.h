@@ -39,6 +39,14 @@ class UniqueSet {
   // Hints that `hash` will be looked up soon (prefetches its slot).
   void Prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[hash & mask_]); }
 
+  // Calls fn(hash, key, first_row) for every key, in table order (partial
+  // states, src/exec/partial_state.h, serialize and merge sets this way).
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (uint64_t pos = 0; pos < capacity_; ++pos)
+      if (slots_[pos].ref != 0) fn(slots_[pos].hash, KeyOf(slots_[pos].ref), FirstRowOf(slots_[pos].ref));
+  }
+
   int64_t size() const { return size_; }
   // Approximate bytes held (table + arena).
   int64_t memory_bytes() const;

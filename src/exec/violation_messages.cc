@@ -6,6 +6,7 @@
 #include <arrow/array.h>
 #include <arrow/scalar.h>
 
+#include "exec/prior_unique_keys.h"
 #include "util/value_parse.h"
 
 namespace griffin {
@@ -142,6 +143,12 @@ JsonScalar ValueAsRead(const Batch& batch, int column_index, int64_t row) {
 namespace {
 
 // The message before the final cut.
+// "duplicates row N", or the first occurrence was in an earlier run (prior_unique_keys.h).
+std::string DuplicatesWhat(int64_t first_row) {
+  if (first_row == kFirstRowInEarlierRun) return "duplicates a record of an earlier batch";
+  return "duplicates row " + std::to_string(first_row);
+}
+
 std::string UncutMessage(const Plan& plan, int check_index, const CompiledColumnCheck* column_check,
                          const ValueView& value, int64_t row, int64_t first_row) {
   const CheckInfo& info = plan.checks()[check_index];
@@ -161,7 +168,7 @@ std::string UncutMessage(const Plan& plan, int check_index, const CompiledColumn
     if (row_plan && row_plan->rule->kind == RowCheck::Kind::kUnique) {
       std::string columns;
       for (const std::string& c : row_plan->rule->unique_columns) columns += (columns.empty() ? "" : ", ") + c;
-      return "(" + columns + ") duplicates row " + std::to_string(first_row);
+      return "(" + columns + ") " + DuplicatesWhat(first_row);
     }
     return info.name + " is false: " + (row_plan ? row_plan->rule->expr_text : "");
   }
@@ -193,7 +200,7 @@ std::string UncutMessage(const Plan& plan, int check_index, const CompiledColumn
       if (value.number() && bound == ValueTypeName(ValueType::kInt64))
         return out.append(" is not an integral value for ").append(bound);
       return out.append(" is not a valid ").append(bound);
-    case ColumnCheckKind::kUnique: return out.append(" duplicates row ").append(std::to_string(first_row));
+    case ColumnCheckKind::kUnique: return out.append(" ").append(DuplicatesWhat(first_row));
     case ColumnCheckKind::kMin: return out.append(" is below min ").append(bound);
     case ColumnCheckKind::kMax: return out.append(" is above max ").append(bound);
     case ColumnCheckKind::kGt: return out.append(" is not greater than ").append(bound);

@@ -52,10 +52,11 @@ class ReadAheadSource : public InputSource {
 
 // Reads its inputs one after another. A file is opened when the previous input
 // ends; URIs (objects in a store) are opened ahead, each with its first chunk
-// read, on helper threads while the previous input is read, so their metadata
-// requests and first transfers overlap the decoding and each other instead of
-// adding round trips per input. At most kInputsAhead inputs (one chunk each)
-// are ahead; an error there is reported when that input is reached.
+// read, on helper threads (the first URI too, alongside the ones after it),
+// so their metadata requests and first transfers overlap the decoding and
+// each other instead of adding round trips per input. At most kInputsAhead
+// inputs (one chunk each) are ahead of the one being read; an error there is
+// reported when that input is reached.
 class ChainedSource : public InputSource {
  public:
   static constexpr size_t kInputsAhead = 4;
@@ -67,6 +68,11 @@ class ChainedSource : public InputSource {
     for (;;) {
       if (current_ == nullptr) {
         if (next_input_ >= paths_.size()) return std::unique_ptr<Chunk>();
+        // The next URIs start opening now, this one among them, so that the
+        // first object's requests overlap those of the ones after it.
+        for (size_t index = next_input_ + ahead_.size();
+             ahead_.size() <= kInputsAhead && index < paths_.size() && !IsFileInput(paths_[index]); ++index)
+          ahead_.push_back(std::async(std::launch::async, [this, index] { return OpenAhead(index); }));
         Result<std::unique_ptr<InputSource>> next = ahead_.empty() ? Open(next_input_) : ahead_.front().get();
         if (!ahead_.empty()) ahead_.pop_front();
         ASSIGN_OR_RETURN(auto opened, std::move(next));
@@ -76,9 +82,6 @@ class ChainedSource : public InputSource {
           current_ = std::move(opened);
         }
         ++next_input_;
-        for (size_t index = next_input_ + ahead_.size();
-             ahead_.size() < kInputsAhead && index < paths_.size() && !IsFileInput(paths_[index]); ++index)
-          ahead_.push_back(std::async(std::launch::async, [this, index] { return OpenAhead(index); }));
       }
       ASSIGN_OR_RETURN(auto chunk, current_->NextChunk());
       if (chunk != nullptr) return chunk;

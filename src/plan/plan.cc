@@ -89,6 +89,7 @@ Result<std::shared_ptr<const Plan>> Plan::Compile(const RuleSet& rules, int64_t 
   for (const ColumnRule& rule : plan->rules_.columns) RETURN_IF_ERROR(plan->AddColumnChecks(rule));
   RETURN_IF_ERROR(plan->AddRowChecks());
   RETURN_IF_ERROR(plan->AddTableChecks());
+  plan->AddHistoryChecks();
 
   // Report order is file order: sort by key location and remap indices.
   std::vector<int> order(plan->checks_.size());
@@ -107,6 +108,7 @@ Result<std::shared_ptr<const Plan>> Plan::Compile(const RuleSet& rules, int64_t 
     for (CompiledColumnCheck& check : column.checks) check.check_index = new_index[check.check_index];
   for (RowPlan& row : plan->rows_) row.check_index = new_index[row.check_index];
   for (TablePlan& table : plan->table_) table.check_index = new_index[table.check_index];
+  for (HistoryPlan& history : plan->history_) history.check_index = new_index[history.check_index];
   return std::shared_ptr<const Plan>(std::move(plan));
 }
 
@@ -196,6 +198,21 @@ Status Plan::AddRowChecks() {
     rows_.push_back(std::move(row));
   }
   return Status::OK();
+}
+
+void Plan::AddHistoryChecks() {
+  for (const ColumnRule& rule : rules_.columns) {
+    if (!rule.drift) continue;
+    CheckInfo info;
+    info.check = "drift";
+    info.name = rule.name + ".drift";
+    info.column = rule.name;
+    info.scope = CheckScope::kTable;
+    info.options = rule.drift->options;
+    info.location = rule.drift->location;
+    history_.push_back(HistoryPlan{static_cast<int>(checks_.size()), &rule});
+    checks_.push_back(std::move(info));
+  }
 }
 
 Status Plan::AddTableChecks() {

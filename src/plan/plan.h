@@ -79,6 +79,15 @@ struct TablePlan {
   int column_slot = -1;              // into Plan::columns; -1 for row_count
 };
 
+// A check judged after the rows against history or a saved profile (a
+// column's `drift`). The merger reports it as not evaluated (passed, with a
+// note); history/history_checks.h replaces that report where a run store or
+// the baseline is at hand.
+struct HistoryPlan {
+  int check_index;
+  const ColumnRule* drift_column = nullptr;   // a drift check: its column (rule->drift is set)
+};
+
 class Plan {
  public:
   // `now_micros` resolves every `now` bound (the run's start, UTC).
@@ -89,6 +98,7 @@ class Plan {
   const std::vector<ColumnPlan>& columns() const { return columns_; }
   const std::vector<RowPlan>& rows() const { return rows_; }
   const std::vector<TablePlan>& table() const { return table_; }
+  const std::vector<HistoryPlan>& history() const { return history_; }
   int64_t now_micros() const { return now_micros_; }
   // Slot of a column in columns(), or -1.
   int FindColumn(const std::string& name) const;
@@ -100,6 +110,7 @@ class Plan {
   Status AddColumnChecks(const ColumnRule& rule);
   Status AddRowChecks();
   Status AddTableChecks();
+  void AddHistoryChecks();
   int AddUndeclaredColumn(const std::string& name);
 
   RuleSet rules_;  // a copy: the plan owns everything it points to
@@ -107,6 +118,7 @@ class Plan {
   std::vector<ColumnPlan> columns_;
   std::vector<RowPlan> rows_;
   std::vector<TablePlan> table_;
+  std::vector<HistoryPlan> history_;
   int64_t now_micros_ = 0;
 };
 

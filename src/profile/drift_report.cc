@@ -19,6 +19,17 @@ std::string Number(double value) {
 
 }  // namespace
 
+void AppendDriftMovesJson(const std::vector<DriftMove>& moved, std::string* out) {
+  *out += "[";
+  for (size_t m = 0; m < moved.size(); ++m) {
+    *out += m ? ", {\"value\": " : "{\"value\": ";
+    AppendJsonString(moved[m].label, out);
+    *out += ", \"baseline_share\": " + Number(moved[m].baseline_share) +
+            ", \"current_share\": " + Number(moved[m].current_share) + "}";
+  }
+  *out += "]";
+}
+
 bool DriftReport::passed() const {
   for (const ColumnDrift& column : columns)
     if (!ColumnPassed(column, max)) return false;
@@ -44,14 +55,9 @@ std::string DriftToJson(const DriftReport& report) {
     out += ", \"note\": ";
     if (c.note.empty()) out += "null";
     else AppendJsonString(c.note, &out);
-    out += ", \"moved\": [";
-    for (size_t m = 0; m < c.moved.size(); ++m) {
-      out += m ? ", {\"value\": " : "{\"value\": ";
-      AppendJsonString(c.moved[m].label, &out);
-      out += ", \"baseline_share\": " + Number(c.moved[m].baseline_share) +
-             ", \"current_share\": " + Number(c.moved[m].current_share) + "}";
-    }
-    out += "]}";
+    out += ", \"moved\": ";
+    AppendDriftMovesJson(c.moved, &out);
+    out += "}";
   }
   return out + "]}\n";
 }

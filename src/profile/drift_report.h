@@ -19,6 +19,9 @@ struct DriftReport {
 };
 
 std::string DriftToJson(const DriftReport& report);
+// [{"value": label, "baseline_share": .., "current_share": ..}, ...]: the
+// values or bins that moved most, as `griffin drift` and drift checks list them.
+void AppendDriftMovesJson(const std::vector<DriftMove>& moved, std::string* out);
 std::string DriftToText(const DriftReport& report);
 
 }  // namespace griffin

@@ -1,5 +1,7 @@
 #include "profile/table_profile.h"
 
+#include <algorithm>
+
 #include "exec/column_converter.h"
 #include "util/byte_codec.h"
 
@@ -25,13 +27,14 @@ ColumnState& TableProfile::Column(const std::string& name) {
   return columns_[it->second].second;
 }
 
-void TableProfile::AddBatch(const Batch& batch) {
+void TableProfile::AddBatch(const Batch& batch, const std::vector<std::string>* only) {
   int64_t malformed = 0;
   for (uint8_t m : batch.malformed) malformed += m != 0;
   const int64_t well_formed = batch.num_rows - malformed;
   const uint8_t* malformed_rows = batch.malformed.empty() ? nullptr : batch.malformed.data();
   std::vector<uint8_t> seen(columns_.size(), 0);
   for (const BatchColumn& column : batch.columns) {
+    if (only != nullptr && std::find(only->begin(), only->end(), column.name) == only->end()) continue;
     ColumnState& state = Column(column.name);
     seen.resize(columns_.size(), 0);
     seen[index_.at(column.name)] = 1;

@@ -28,7 +28,8 @@ bool IsProfileState(std::string_view head);
 
 class TableProfile {
  public:
-  void AddBatch(const Batch& batch);
+  // `only`: profile just these columns of the batch (null: every column).
+  void AddBatch(const Batch& batch, const std::vector<std::string>* only = nullptr);
   void Merge(const TableProfile& other);
 
   std::string Serialize() const;

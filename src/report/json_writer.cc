@@ -116,6 +116,8 @@ std::string ReportToJson(const Report& report) {
     }
     out += ", "; Key("passed", &out); out += c.passed ? "true" : "false";
     if (!c.message.empty()) { out += ", "; Key("message", &out); AppendJsonString(c.message, &out); }
+    if (!c.note.empty()) { out += ", "; Key("note", &out); AppendJsonString(c.note, &out); }
+    if (!c.detail_key.empty()) { out += ", "; Key(c.detail_key.c_str(), &out); out += c.detail_json; }
     out += "}";
   }
   out += report.checks.empty() ? "]" : "\n  ]";

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace griffin {
+
+class TableProfile;
 
 // How many row violations a report lists per check when the caller does not
 // say (cli-and-report-v1 `--max-violations`, amended 2026-12-03: per check,
@@ -48,6 +51,11 @@ struct CheckReport {
   std::string observed_text;  // for people: "nan", "12.5", "2024-01-01"
   bool passed = true;
   std::string message;        // custom message, or a default summary of a failure
+  // Griffin's additions for checks against history (drift), written only
+  // when set (docs/report.md):
+  std::string note;           // "note": why the check passed without a comparison
+  std::string detail_key;     // "drift": the key of detail_json in the check object
+  std::string detail_json;    // a JSON object (the baseline, the values that moved most...)
 };
 
 struct ViolationReport {
@@ -94,6 +102,10 @@ struct Report {
   int64_t input_bytes = 0;
   // Not in the JSON report; for the run store's metrics and lineage:
   std::vector<ColumnSummary> column_summaries;  // declared columns, when profiling was on
+  // The profile of the columns with a drift check (profile/table_profile.h),
+  // when RunOptions::profile_table was on: stored with the run, compared by
+  // drift checks.
+  std::shared_ptr<const TableProfile> profile;
   std::vector<int64_t> input_rows;              // rows read from each input, by input index
   // The schema each input showed, by input index: JSON [{"name": .., "type": ..}]
   // (type: an Arrow type, or "text" / "json" for text inputs). For the schema cache.

@@ -99,6 +99,12 @@ Result<Report> ReportFromJson(const std::string& json, const std::string& source
     }
     if (!c["passed"].get(v)) check.passed = v.is_bool() && v.get_bool().value();
     check.message = OptionalText(c, "message").value_or("");
+    check.note = OptionalText(c, "note").value_or("");
+    for (const char* key : {"drift", "anomaly"}) {  // Griffin's history checks (docs/report.md)
+      if (c[key].get(v)) continue;
+      check.detail_key = key;
+      check.detail_json = simdjson::minify(v);
+    }
     report.checks.push_back(std::move(check));
   }
   if (field("violations")) {

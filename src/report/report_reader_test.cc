@@ -43,6 +43,19 @@ TEST(ReportReaderTest, RoundTripsTheJsonReport) {
   table.min_bound = JsonScalar::Integer(1);
   table.passed = false;
   report.checks.push_back(table);
+  CheckReport drift;  // a history check: its note and detail object come back
+  drift.name = "a.drift";
+  drift.column = "a";
+  drift.check = "drift";
+  drift.severity = "error";
+  drift.is_table = true;
+  drift.observed = JsonScalar::Null();
+  drift.observed_text = "null";
+  drift.max_bound = JsonScalar::Number(0.1);
+  drift.note = "nothing to compare with yet";
+  drift.detail_key = "drift";
+  drift.detail_json = R"({"measure":null,"baseline":"last_passed","baseline_run_id":null,"moved":[]})";
+  report.checks.push_back(drift);
   ViolationReport v;
   v.row = 3;
   v.column = "a";

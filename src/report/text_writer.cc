@@ -92,6 +92,8 @@ std::string ReportToText(const Report& report, bool color) {
              Pad("observed " + Brief(c.observed, c.observed_text) + (bounds.empty() ? "" : " (" + bounds + ")"), 47) +
              "  " +
              result + "\n";
+      if (!c.note.empty()) out += "    note: " + c.note + "\n";
+      if (!c.detail_key.empty() && !c.passed && !c.message.empty()) out += "    " + c.message + "\n";
     } else {
       char mostly[32];
       std::snprintf(mostly, sizeof mostly, "%.4g%%", c.mostly * 100);

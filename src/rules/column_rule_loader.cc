@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rules/bound_ranges.h"
+#include "rules/history_check_loader.h"
 #include "rules/rule_literals.h"
 #include "util/value_parse.h"
 
@@ -31,7 +32,7 @@ std::optional<ColumnCheckKind> CheckKindFromKey(const std::string& key) {
 Status UnknownColumnKey(const YamlContext& ctx, const Field& field) {
   return UnknownKey(ctx, field,
                     {"type", "required", "format", "not_null", "unique", "min", "max", "gt", "lt",
-                     "finite", "regex", "contains", "in", "not_in", "length"});
+                     "finite", "regex", "contains", "in", "not_in", "length", "drift"});
 }
 
 // The error for a check that does not fit the column's type, if it does not.
@@ -257,6 +258,8 @@ Result<ColumnRule> LoadColumn(const YamlContext& ctx, std::string name, const Fi
       continue;
     } else if (entry.key == "required") {
       ASSIGN_OR_RETURN(rule.required, ReadBool(ctx, entry));
+    } else if (entry.key == "drift") {
+      ASSIGN_OR_RETURN(rule.drift, LoadDriftCheck(ctx, entry));
     } else if (std::optional<ColumnCheckKind> kind = CheckKindFromKey(entry.key)) {
       ASSIGN_OR_RETURN(std::optional<ColumnCheck> check,
                        LoadCheck(ctx, entry, *kind, column, type_check.has_value()));

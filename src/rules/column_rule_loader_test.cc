@@ -181,7 +181,7 @@ TEST(ColumnForms, ListForm) {
 TEST(ColumnErrors, UnknownKey) {
   EXPECT_EQ(BodyError("columns:\n  a:\n    type: int64\n    minimum: 0\n"),
             "r.yaml:6: columns.a.minimum: unknown key (expected one of: type, required, format, "
-            "not_null, unique, min, max, gt, lt, finite, regex, contains, in, not_in, length)");
+            "not_null, unique, min, max, gt, lt, finite, regex, contains, in, not_in, length, drift)");
   EXPECT_EQ(BodyError("columns:\n  a:\n    min: {value: 0, level: warn}\n    type: int64\n"),
             "r.yaml:5: columns.a.min.level: unknown key (expected one of: value, severity, mostly, "
             "message)");

@@ -60,12 +60,28 @@ struct ColumnCheck {
   SourceLocation location;
 };
 
+// `drift:` on a column, Griffin's extension of rules-v1 (docs/rules.md "Drift
+// checks"): the column's distribution against a baseline's, with the
+// measures of profile/drift.h; fails when the distance exceeds `max`.
+// Evaluated after the rows, against the run store or a saved profile
+// (history/history_checks.h).
+struct DriftCheck {
+  enum class Baseline { kLastPassed, kRun, kProfile };
+  Baseline baseline = Baseline::kLastPassed;
+  std::string reference;       // kRun: a run id or a unique prefix; kProfile: the file as written
+  std::string baseline_text;   // as written: "last_passed", "run:ab12", "profile:train.state"
+  double max = 0;              // 0 to 1
+  CheckOptions options;        // severity and message (mostly does not apply)
+  SourceLocation location;
+};
+
 struct ColumnRule {
   std::string name;
   ValueType type = ValueType::kString;   // kString when the file has no `type`
   std::optional<std::string> timestamp_format;  // `format:` for timestamp/date
   bool required = true;
   std::vector<ColumnCheck> checks;        // in file order; includes kType when given
+  std::optional<DriftCheck> drift;        // `drift:`, reported after `checks` by file position
   SourceLocation location;
 };
 

@@ -20,6 +20,7 @@ std::string RouteOf(const std::string& method, const std::string& path) {
   if (path == "/v1/datasets") return "datasets";
   if (path == "/v1/runs") return "runs";
   if (IsValidatePath(path)) return "validate";
+  if (path.rfind("/ui/", 0) == 0) return "ui";
   return "other";
 }
 

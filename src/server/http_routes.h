@@ -13,7 +13,7 @@ namespace griffin::server {
 // the dataset (a decoded %2f is a '/', so it is not; nor are "." and "..").
 bool IsValidatePath(const std::string& path);
 
-// healthz, prometheus, score, datasets, runs, validate, or other.
+// healthz, prometheus, score, datasets, runs, validate, ui (/ui/...), or other.
 std::string RouteOf(const std::string& method, const std::string& path);
 
 // The methods a route takes (the Allow header of a 405).

@@ -11,6 +11,9 @@ TEST(HttpRoutesTest, NamesTheFixedRoutes) {
   EXPECT_EQ(RouteOf("POST", "/metrics"), "score");
   EXPECT_EQ(RouteOf("GET", "/v1/runs"), "runs");
   EXPECT_EQ(RouteOf("POST", "/v1/datasets/steps/validate"), "validate");
+  EXPECT_EQ(RouteOf("GET", "/ui/"), "ui");
+  EXPECT_EQ(RouteOf("GET", "/ui/runs/abc"), "ui");
+  EXPECT_EQ(RouteOf("GET", "/uix"), "other");
   EXPECT_EQ(RouteOf("GET", "/v1/datasets/steps/other"), "other");
 }
 

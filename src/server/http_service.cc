@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "report/html/html_assets.h"
 #include "server/connection_stream.h"
 #include "server/http_framing.h"
 #include "server/http_front.h"
@@ -18,6 +19,7 @@
 #include "server/http_task_queue.h"
 #include "server/in_flight_slot.h"
 #include "server/service_json.h"
+#include "server/ui_pages.h"
 #include "util/value_parse.h"
 
 namespace griffin::server {
@@ -93,6 +95,17 @@ void Refuse(Response& res, const Denial& denial, bool body_unread = false) {
   if (body_unread) res.set_header("Connection", "close");
 }
 
+// A page of /ui/, or the denial as the API answers it. The page's policy is
+// sent as a header too: nothing loads, only the page's own script runs.
+void Html(Response& res, const ServiceResult<std::string>& page) {
+  if (!page.ok()) return Refuse(res, page.denial());
+  res.status = 200;
+  res.set_content(page.value(), "text/html; charset=utf-8");
+  res.set_header("Content-Security-Policy", HtmlContentSecurityPolicy());
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Cache-Control", "no-store");
+}
+
 // Query parameters: every one must be in `allowed`.
 std::optional<Denial> CheckParams(const Request& req, std::initializer_list<const char*> allowed) {
   for (const auto& [name, value] : req.params) {
@@ -140,15 +153,20 @@ struct HttpService::Impl {
   bool serving = false;
 
   // The checks before a handler: overflow, max_concurrent, key, rate limit.
-  std::optional<Caller> Admit(const Request& req, Response& res, const InFlightSlot& slot, bool body_unread) {
+  // `page`: a /ui/ page, whose key may also come as a browser's Basic
+  // credentials (ui_pages.h), and whose 401 asks a browser for them.
+  std::optional<Caller> Admit(const Request& req, Response& res, const InFlightSlot& slot, bool body_unread,
+                              bool page = false) {
     if (HttpTaskQueue::IsOverflowThread() || slot.count() > core.config().limits.max_concurrent) {
       core.metrics().CountOverloaded(HttpTaskQueue::IsOverflowThread() ? "queue_full" : "busy");
       Refuse(res, {Refusal::kUnavailable, "the server is busy; try again", 1.0}, /*body_unread=*/true);
       return std::nullopt;
     }
-    ServiceResult<Caller> caller = core.Authenticate(req.get_header_value("Authorization"));
+    const std::string authorization = req.get_header_value("Authorization");
+    ServiceResult<Caller> caller = core.Authenticate(page ? UiAuthorization(authorization) : authorization);
     if (!caller.ok()) {
       Refuse(res, caller.denial(), body_unread);
+      if (page) res.set_header("WWW-Authenticate", kUiBasicChallenge);
       return std::nullopt;
     }
     if (std::optional<Denial> limited = core.Admit(caller.value())) {
@@ -233,10 +251,10 @@ struct HttpService::Impl {
 
   // GET routes: no body.
   template <typename Handler>
-  httplib::Server::Handler Get(Handler handler) {
-    return [this, handler](const Request& req, Response& res) {
+  httplib::Server::Handler Get(Handler handler, bool page = false) {
+    return [this, handler, page](const Request& req, Response& res) {
       InFlightSlot slot(in_flight);
-      std::optional<Caller> caller = Admit(req, res, slot, /*body_unread=*/false);
+      std::optional<Caller> caller = Admit(req, res, slot, /*body_unread=*/false, page);
       if (caller) handler(req, res, *caller);
     };
   }
@@ -267,6 +285,15 @@ struct HttpService::Impl {
       if (!runs.ok()) return Refuse(res, runs.denial());
       Json(res, 200, runs.value());
     }));
+    // The web pages (ui_pages.h): HTML, behind the same keys as the API.
+    s.Get("/ui/", Get([this](const Request& req, Response& res, const Caller& caller) {
+      if (auto bad = CheckParams(req, {})) return Refuse(res, *bad);
+      Html(res, UiIndexPage(core, caller));
+    }, /*page=*/true));
+    s.Get(R"(/ui/runs/([A-Za-z0-9_.:-]{1,128}))", Get([this](const Request& req, Response& res, const Caller& caller) {
+      if (auto bad = CheckParams(req, {})) return Refuse(res, *bad);
+      Html(res, UiRunPage(core, caller, req.matches[1]));
+    }, /*page=*/true));
     s.Post("/metrics", [this](const Request& req, Response& res, const httplib::ContentReader& reader) {
       Score(req, res, reader);
     });

@@ -294,9 +294,18 @@ std::string ServiceCore::DatasetsJson(const Caller& caller) const {
 }
 
 ServiceResult<std::string> ServiceCore::RunsJson(const Caller& caller, const std::string& dataset, int limit) {
-  if (caller.key != nullptr && !KeyAllows(*caller.key, dataset)) {
-    return Denial{Refusal::kForbidden, "key " + caller.id + " may not use dataset " + dataset};
-  }
+  if (!MayUse(caller, dataset)) return Denial{Refusal::kForbidden, "key " + caller.id + " may not use dataset " + dataset};
+  return ReadStore([&](RunStore& store) -> Result<std::string> {
+    ASSIGN_OR_RETURN(std::vector<RunSummary> runs, store.History(dataset, limit));
+    return RunListJson(dataset, runs);
+  });
+}
+
+bool ServiceCore::MayUse(const Caller& caller, const std::string& dataset) const {
+  return caller.key == nullptr || KeyAllows(*caller.key, dataset);
+}
+
+ServiceResult<std::string> ServiceCore::ReadStore(const std::function<Result<std::string>(RunStore&)>& read) {
   if (options_.store_uri.empty()) return Denial{Refusal::kNotFound, "no run store: the server runs with --no-store"};
   std::lock_guard<std::mutex> lock(reader_mutex_);
   if (reader_ == nullptr) {
@@ -304,9 +313,9 @@ ServiceResult<std::string> ServiceCore::RunsJson(const Caller& caller, const std
     if (!opened.ok()) return FromStatus(opened.status());
     reader_ = std::move(*opened);
   }
-  Result<std::vector<RunSummary>> runs = reader_->History(dataset, limit);
-  if (!runs.ok()) return FromStatus(runs.status());
-  return RunListJson(dataset, *runs);
+  Result<std::string> answer = read(*reader_);
+  if (!answer.ok()) return FromStatus(answer.status());
+  return std::move(answer).value();
 }
 
 std::string ServiceCore::PrometheusText() {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -89,6 +90,11 @@ class ServiceCore {
   // GET /v1/datasets and GET /v1/runs, as JSON.
   std::string DatasetsJson(const Caller& caller) const;
   ServiceResult<std::string> RunsJson(const Caller& caller, const std::string& dataset, int limit);
+  // Runs `read` on the store's reader connection (opened on first use; one
+  // read at a time). kNotFound without a store (--no-store).
+  ServiceResult<std::string> ReadStore(const std::function<Result<std::string>(RunStore&)>& read);
+  // Whether `caller` may see `dataset` (every dataset when auth is off).
+  bool MayUse(const Caller& caller, const std::string& dataset) const;
   std::string PrometheusText();
   // "runs: W written, F failed, D dropped" ("runs: not recorded" without a store).
   std::string RecorderSummary() const;

@@ -193,6 +193,15 @@ const std::vector<Migration>& AllMigrations() {
            // (GCS), beside its URI, size and sha256; '' for local files.
            "ALTER TABLE run_outputs ADD COLUMN etag TEXT NOT NULL DEFAULT ''",
        }},
+      {8,
+       {
+           // The profile of a run's drift-checked columns (profile/table_profile.h,
+           // serialized, base64): the baseline of drift checks (last_passed,
+           // run:ID).
+           "CREATE TABLE run_profiles ("
+           " run_id TEXT PRIMARY KEY REFERENCES runs (run_id),"
+           " state TEXT NOT NULL)",
+       }},
   };
   return migrations;
 }

@@ -89,6 +89,8 @@ struct FinishRunRequest {
   std::vector<ColumnMetricsRecord> columns;
   std::vector<InputLineage> inputs;
   std::vector<OutputLineage> outputs;
+  // The drift-checked columns' profile (TableProfile::Serialize); empty: none kept.
+  std::string profile_state;
 };
 
 struct RunSummary {
@@ -140,6 +142,12 @@ class RunStore {
   // Newest first; at most `limit`.
   virtual Result<std::vector<RunSummary>> History(const std::string& dataset, int limit) = 0;
   virtual Result<std::optional<std::string>> ReportJson(const std::string& run_id) = 0;
+  // The profile state FinishRun stored with a run (TableProfile::Serialize's
+  // bytes); nullopt when the run has none (or is unknown).
+  virtual Result<std::optional<std::string>> RunProfile(const std::string& run_id) = 0;
+  // The newest complete run of `dataset` that passed and has a stored
+  // profile; nullopt when there is none.
+  virtual Result<std::optional<std::string>> LastPassedRunWithProfile(const std::string& dataset) = 0;
   // Runs (of any dataset and status) whose id starts with `prefix`; at most
   // `limit` ids listed.
   virtual Result<RunIdMatches> FindRunIds(const std::string& prefix, int limit) = 0;

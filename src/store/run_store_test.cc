@@ -390,6 +390,34 @@ TEST_P(RunStoreTest, ReopenedStoreKeepsEverything) {
   EXPECT_EQ(ticket->version, 2);
 }
 
+TEST_P(RunStoreTest, RunProfilesAndTheLastPassedRunWithOne) {
+  auto store = OpenOrDie();
+  ASSERT_NE(store, nullptr);
+  auto none = store->LastPassedRunWithProfile("orders");
+  ASSERT_TRUE(none.ok()) << none.status().message();
+  EXPECT_FALSE(none->has_value());
+  // run 0 passes with a profile, run 1 fails with one, run 2 passes without
+  // one, run 3 is still running: the last passed run with a profile is run 0.
+  const std::string binary("griffin-profile-1\0\x01\xff state", 26);
+  for (int n = 0; n < 4; ++n) {
+    const std::string id = "p" + std::to_string(n);
+    ASSERT_TRUE(store->BeginRun(MakeBegin("orders", id)).ok());
+    if (n == 3) break;
+    FinishRunRequest finish = MakeFinish(id, n == 1 ? 1 : 0);
+    if (n != 2) finish.profile_state = binary + id;
+    ASSERT_TRUE(store->FinishRun(id, finish).ok());
+  }
+  auto last = store->LastPassedRunWithProfile("orders");
+  ASSERT_TRUE(last.ok()) << last.status().message();
+  EXPECT_EQ(last->value_or(""), "p0");
+  auto profile = store->RunProfile("p1");
+  ASSERT_TRUE(profile.ok()) << profile.status().message();
+  EXPECT_EQ(profile->value_or(""), binary + "p1");  // bytes, NULs included, as given
+  EXPECT_FALSE(store->RunProfile("p2")->has_value());
+  EXPECT_FALSE(store->RunProfile("nope")->has_value());
+  EXPECT_FALSE(store->LastPassedRunWithProfile("users")->has_value());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, RunStoreTest,
                          ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
 

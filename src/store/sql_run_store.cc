@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "util/base64.h"
+
 namespace griffin {
 namespace {
 
@@ -165,6 +167,10 @@ Status SqlRunStore::WriteChildRows(const std::string& run_id, const FinishRunReq
                           OptionalReal(m.mean), OptionalReal(m.stddev), Int(m.distinct),
                           Bool(m.distinct_exact)}));
   }
+  if (!r.profile_state.empty()) {
+    RETURN_IF_ERROR(Exec(*conn_, "INSERT INTO run_profiles (run_id, state) VALUES ($1, $2)",
+                         {Text(run_id), Text(Base64Encode(r.profile_state))}));
+  }
   for (size_t i = 0; i < r.inputs.size(); ++i) {
     const InputLineage& in = r.inputs[i];
     RETURN_IF_ERROR(Exec(*conn_,
@@ -246,6 +252,23 @@ Result<std::vector<RunSummary>> SqlRunStore::History(const std::string& dataset,
 Result<std::optional<std::string>> SqlRunStore::ReportJson(const std::string& run_id) {
   ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT report_json FROM runs WHERE run_id = $1",
                                            {Text(run_id)}));
+  if (rows.empty()) return std::optional<std::string>();
+  return rows[0][0];
+}
+
+Result<std::optional<std::string>> SqlRunStore::RunProfile(const std::string& run_id) {
+  ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT state FROM run_profiles WHERE run_id = $1", {Text(run_id)}));
+  if (rows.empty() || !rows[0][0]) return std::optional<std::string>();
+  std::optional<std::string> state = Base64Decode(*rows[0][0]);
+  if (!state) return conn_->Error("run " + run_id + ": its stored profile is not base64");
+  return state;
+}
+
+Result<std::optional<std::string>> SqlRunStore::LastPassedRunWithProfile(const std::string& dataset) {
+  ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT r.run_id FROM runs r JOIN run_profiles p ON p.run_id = r.run_id"
+                                           " WHERE r.dataset = $1 AND r.status = 'complete' AND r.passed"
+                                           " ORDER BY r.version DESC LIMIT 1",
+                                           {Text(dataset)}));
   if (rows.empty()) return std::optional<std::string>();
   return rows[0][0];
 }

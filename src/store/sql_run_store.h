@@ -32,6 +32,8 @@ class SqlRunStore : public RunStore {
   Status MarkRecordFailed(const std::string& run_id, const std::string& reason) override;
   Result<std::vector<RunSummary>> History(const std::string& dataset, int limit) override;
   Result<std::optional<std::string>> ReportJson(const std::string& run_id) override;
+  Result<std::optional<std::string>> RunProfile(const std::string& run_id) override;
+  Result<std::optional<std::string>> LastPassedRunWithProfile(const std::string& dataset) override;
   Result<RunIdMatches> FindRunIds(const std::string& prefix, int limit) override;
   Result<std::vector<RuleVersionRecord>> RuleVersions(const std::string& dataset) override;
   Result<std::optional<std::string>> CachedSchema(const SchemaCacheKey& key) override;

@@ -101,9 +101,16 @@ def test_wrong_inputs_give_one_line_naming_the_uri_and_exit_3(gcs_server, tmp_pa
     rules = tmp_path / "rules.yaml"
     rules.write_text(RULES)
     gcs_server.put(f"{bucket}/notes.txt", b"x")
+    cut = gcs_server.bucket("gcut")  # uploads cut short
+    parquet = file_bytes("data.parquet")
+    gcs_server.put(f"{cut}/x.parquet", parquet[: len(parquet) // 2])
+    gz = file_bytes("data.csv.gz")
+    gcs_server.put(f"{cut}/x.csv.gz", gz[: len(gz) // 2])
     for uri, words in {"gs://no-such-gcs-bucket/x.csv": "no such bucket",
                        f"gs://{bucket}/missing.csv": "no such object",
-                       f"gs://{bucket}/": "prefix holds no supported input files"}.items():
+                       f"gs://{bucket}/": "prefix holds no supported input files",
+                       f"gs://{cut}/x.parquet": "",
+                       f"gs://{cut}/x.csv.gz": "truncated gzip stream"}.items():
         err = one_line_error(griffin(["validate", "-r", rules, uri, "--no-store"], gcs_server.env), uri)
         assert words in err, err
 
@@ -117,3 +124,20 @@ def test_an_emulator_that_is_down_fails_within_seconds(gcs_server, tmp_path):
     one_line_error(griffin(["validate", "-r", rules, "gs://bucket/x.csv", "--no-store"], env, timeout=60),
                    "gs://bucket/x.csv")
     assert time.monotonic() - started < 30
+
+
+def test_unusable_credentials_give_one_line_and_exit_3(gcs_server, tmp_path):
+    # No emulator: Application Default Credentials from a file that is not a
+    # usable key. The client refuses before sending anything (no network needed).
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULES)
+    key = tmp_path / "key.json"
+    key.write_text('{"type": "service_account", "project_id": "p"}')
+    env = {k: v for k, v in gcs_server.env.items() if k != "STORAGE_EMULATOR_HOST"}
+    for path in (key, tmp_path / "missing.json"):
+        started = time.monotonic()
+        done = griffin(["validate", "-r", rules, "gs://bucket/x.csv", "--no-store"],
+                       dict(env, GOOGLE_APPLICATION_CREDENTIALS=str(path)), timeout=60)
+        err = one_line_error(done, "gs://bucket/x.csv")
+        assert str(path) in err and "error_info" not in err, err
+        assert time.monotonic() - started < 30

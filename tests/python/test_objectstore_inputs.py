@@ -204,6 +204,8 @@ def test_wrong_inputs_give_one_line_naming_the_uri_and_exit_3(s3_server, tmp_pat
     gz = gzip.compress(csv_text().encode() * 50)
     s3_server.put(f"{bucket}/cut.csv.gz", gz[: len(gz) // 2])
     s3_server.put(f"{bucket}/corrupt.parquet", b"PAR1" + os.urandom(300) + b"PAR1")
+    parquet = file_bytes("data.parquet")
+    s3_server.put(f"{bucket}/cut.parquet", parquet[: len(parquet) // 2])  # an upload cut short
     s3_server.put(f"{bucket}/data.csv", file_bytes("data.csv"))
     cases = {
         "s3://no-such-bucket-here/x.csv": "no such bucket 'no-such-bucket-here'",
@@ -212,6 +214,7 @@ def test_wrong_inputs_give_one_line_naming_the_uri_and_exit_3(s3_server, tmp_pat
         f"s3://{bucket}/empty/": "prefix holds no supported input files",
         f"s3://{bucket}/cut.csv.gz": "truncated gzip stream",
         f"s3://{bucket}/corrupt.parquet": "",
+        f"s3://{bucket}/cut.parquet": "",
     }
     for uri, words in cases.items():
         done = griffin(["validate", "-r", rules, uri, "--no-store"], s3_server.env)
@@ -242,3 +245,56 @@ def test_refused_credentials_give_one_line_and_exit_3(tmp_path, monkeypatch):
         done = griffin(["validate", "-r", rules, uri, "--no-store"], strict.env)
         err = one_line_error(done, uri)
         assert "ACCESS_DENIED" in err, err
+
+
+def make_iam_user(server):
+    """An IAM user of `server` (moto checking credentials) allowed everything:
+    its (access key, secret key). Made with boto3 from moto's own venv (the
+    first requests of a strict moto are not checked)."""
+    from objectstore_servers import server_program
+    python = pathlib.Path(server_program("moto_server")).parent / "python"
+    script = f"""
+import boto3, json
+iam = boto3.client("iam", endpoint_url="{server.endpoint}", region_name="us-east-1",
+                   aws_access_key_id="setup", aws_secret_access_key="setup")
+iam.create_user(UserName="reader")
+key = iam.create_access_key(UserName="reader")["AccessKey"]
+iam.put_user_policy(UserName="reader", PolicyName="all", PolicyDocument=json.dumps(
+    {{"Version": "2012-10-17", "Statement": [{{"Effect": "Allow", "Action": "*", "Resource": "*"}}]}}))
+print(key["AccessKeyId"], key["SecretAccessKey"])
+"""
+    done = subprocess.run([str(python), "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_credentials_from_a_profile_in_the_shared_files(tmp_path, monkeypatch):
+    # moto checks credentials after its first 3 requests (the IAM set-up): only
+    # the keys of the profile in the shared files can read, none are in the
+    # environment, and the endpoint comes from AWS_ENDPOINT_URL.
+    monkeypatch.setenv("INITIAL_NO_AUTH_ACTION_COUNT", "3")
+    with running_moto() as strict:
+        access, secret = make_iam_user(strict)
+        import pyarrow.fs as pafs
+        fs = pafs.S3FileSystem(access_key=access, secret_key=secret, region="us-east-1",
+                               endpoint_override=f"127.0.0.1:{strict.port}", scheme="http",
+                               allow_bucket_creation=True)
+        fs.create_dir("profiled")
+        with fs.open_output_stream("profiled/data.csv") as out:
+            out.write(file_bytes("data.csv"))
+        credentials = tmp_path / "credentials"
+        credentials.write_text(f"[griffin-test]\naws_access_key_id = {access}\naws_secret_access_key = {secret}\n")
+        config = tmp_path / "config"
+        config.write_text("[profile griffin-test]\nregion = us-east-1\n")
+        env = dict(strict.env, AWS_PROFILE="griffin-test", AWS_SHARED_CREDENTIALS_FILE=str(credentials),
+                   AWS_CONFIG_FILE=str(config), HOME=str(tmp_path))
+        for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_DEFAULT_REGION"):
+            env.pop(name, None)
+        local = tmp_path / "data.csv"
+        local.write_bytes(file_bytes("data.csv"))
+        assert validate(["s3://profiled/data.csv"], tmp_path, env)[1] == validate([local], tmp_path, env)[1]
+        # Another profile has no keys there: refused, one line, exit 3.
+        rules = tmp_path / "rules.yaml"
+        done = griffin(["validate", "-r", rules, "s3://profiled/data.csv", "--no-store"],
+                       dict(env, AWS_PROFILE="nobody"))
+        one_line_error(done, "s3://profiled/data.csv")

@@ -122,6 +122,14 @@ def with_topics(address, t, tmp_path, partitions=1):
     return rules
 
 
+def with_mixed_input(address, t, tmp_path, partitions, total, seed):
+    """with_topics, and `total` make_record messages produced to raw; returns the rule file's path."""
+    rules = with_topics(address, t, tmp_path, partitions)
+    rng = random.Random(seed)
+    produce(address, t["raw"], [make_record(i, rng) for i in range(total)], partitions=partitions)
+    return rules
+
+
 def test_clean_and_dead_letter_equal_validate_with_headers(topics, tmp_path):
     address, t = topics
     partitions = 3
@@ -215,6 +223,15 @@ def assert_each_record_once(address, t, total, partitions):
         assert along == sorted(along)
         mids = [mid_of(r["value"], None) for r in clean if r["partition"] == p]
         assert mids == sorted(mids)  # partition order kept
+
+
+def finish_and_check_each_record_once(stream, address, t, total, partitions):
+    """Lets the running `stream` consume all `total` input records, stops it, checks the outputs."""
+    wait_consumed(address, t["group"], t["raw"], total, partitions, timeout_s=120, process=stream.process)
+    time.sleep(1)
+    status, stderr = stream.stop()
+    assert status == 0, stderr
+    assert_each_record_once(address, t, total, partitions)
 
 
 # GRIFFIN_STREAM_FULL=1: the issue's full size, 20 kills in a 200,000-message run
@@ -373,12 +390,8 @@ def test_a_second_validator_fences_the_first(topics, tmp_path):
 
 def test_broker_restart_mid_run_loses_and_repeats_nothing(topics, tmp_path):
     address, t = topics
-    partitions = 2
-    rules = with_topics(address, t, tmp_path, partitions)
-    rng = random.Random(5)
-    total = 10000
-    records = [make_record(i, rng) for i in range(total)]
-    produce(address, t["raw"], records, partitions=partitions)
+    partitions, total = 2, 10000
+    rules = with_mixed_input(address, t, tmp_path, partitions, total, seed=5)
     extra = ["--batch-records", "200", "--batch-ms", "20", "--commit-timeout", "60", "--startup-timeout", "30"]
     stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
     time.sleep(1.5)
@@ -390,12 +403,52 @@ def test_broker_restart_mid_run_loses_and_repeats_nothing(topics, tmp_path):
         status, stderr = stream.wait()
         assert status == 3 and stderr.count("\n") == 1, stderr
         stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
-    wait_consumed(address, t["group"], t["raw"], total, partitions, timeout_s=120, process=stream.process)
-    time.sleep(1)
-    status, stderr = stream.stop()
-    assert status == 0, stderr
+    finish_and_check_each_record_once(stream, address, t, total, partitions)
 
-    assert_each_record_once(address, t, total, partitions)
+
+def test_broker_gone_for_good_after_a_commit_is_exit_3_in_bounded_time_and_loses_nothing(topics, tmp_path):
+    # The broker is killed (SIGKILL) right after a commit and stays down: librdkafka 2.0.2
+    # can then block forever inside send_offsets_to_transaction (it ignores its timeout
+    # when the group coordinator is gone); the watchdog turns that into exit 3 with one
+    # line. Two rounds (it hung in about half of them before the watchdog), then the
+    # broker comes back and a last validator finishes: every record once.
+    address, t = topics
+    partitions, total = 2, 6000
+    rules = with_mixed_input(address, t, tmp_path, partitions, total, seed=11)
+    # The killed validator stays a group member until its session times out: 6 s (the
+    # broker's minimum), so the next one gets the partitions soon after it starts.
+    config = tmp_path / "client.properties"
+    config.write_text("session.timeout.ms=6000\n")
+    extra = ["--batch-records", "100", "--batch-ms", "20", "--commit-timeout", "10", "--startup-timeout", "30",
+             "--config", str(config)]
+    script = REPO_ROOT / "scripts" / "kafka_test_cluster.sh"
+    down = False
+    try:
+        for round_ in range(2):
+            before = sum(max(o, 0) for o in committed_offsets(address, t["group"], t["raw"], partitions).values())
+            stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
+            wait_consumed(address, t["group"], t["raw"], before + 1, partitions, timeout_s=60, process=stream.process)
+            time.sleep(random.uniform(0, 0.3))
+            crashed = subprocess.run([str(script), "crash"], capture_output=True, timeout=60)
+            assert crashed.returncode == 0, crashed.stderr
+            down, gone = True, time.monotonic()
+            try:
+                status, stderr = stream.wait(timeout_s=45)  # commit timeout 10 s, a stuck call 10 + 5 s
+            except subprocess.TimeoutExpired:
+                stream.kill()
+                pytest.fail(f"round {round_}: griffin stream still running 45 s after the broker went away")
+            assert status == 3, stderr
+            assert stderr.count("\n") == 1 and stderr.startswith("griffin: kafka://"), stderr
+            assert "a restart continues" in stderr, stderr
+            assert time.monotonic() - gone < 45
+            restarted = subprocess.run([str(script), "restart"], capture_output=True, timeout=120)
+            assert restarted.returncode == 0, restarted.stderr
+            down = False
+    finally:
+        if down:  # the other tests need it
+            subprocess.run([str(script), "restart"], capture_output=True, timeout=120)
+    stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
+    finish_and_check_each_record_once(stream, address, t, total, partitions)
 
 
 def test_csv_messages_equal_validate_on_a_csv_file(topics, tmp_path):
@@ -545,3 +598,75 @@ def test_store_records_windows_that_history_shows(topics, tmp_path):
     report = json.loads(newest.stdout)
     assert report["inputs"] == [f"kafka://{address}/{t['raw']}"]
     assert report["rows"] == runs[0]["rows"]
+
+
+UNIQUE_RULES = """griffin: 1
+dataset: uniques
+columns:
+  mid: {type: int64}
+  id: {type: string, unique: true}
+  n: {type: int64, unique: true, min: 0}
+"""
+
+
+def test_unique_spans_batches_and_kill_9_restarts_as_validate_on_one_file(topics, tmp_path):
+    # --unique-state: `unique` keys committed with each batch's transaction into a
+    # compacted topic; duplicates split across 100-record batches and across kill -9s
+    # are caught as `griffin validate` catches them in one file of the same records.
+    # One partition, so "first" means the same order in both.
+    address, t = topics
+    state = unique("state")
+    create_topics(address, [t["raw"], t["clean"], t["dlq"]])
+    create_topics(address, [state], config={"cleanup.policy": "compact"})
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(UNIQUE_RULES)
+    rng = random.Random(23)
+    total = 4000
+    values = []
+    for i in range(total):
+        kind = rng.random()
+        if kind < 0.03:
+            values.append(b"not json %d" % i)
+            continue
+        record = {"mid": i, "id": f"e{rng.randint(0, 2500)}", "n": rng.randint(0, 3000)}
+        if kind < 0.06:
+            record["n"] = "bad"          # a type violation: no key
+        elif kind < 0.09:
+            record["n"] = -1 - i          # below min; its key is new
+        elif kind < 0.12:
+            del record["id"]             # null: no key
+        values.append(json.dumps(record).encode())
+    produce(address, t["raw"], [(None, v) for v in values])
+    config = tmp_path / "client.properties"
+    config.write_text("session.timeout.ms=6000\n")  # a killed member leaves the group soon
+    extra = ["--batch-records", "50", "--batch-ms", "20", "--unique-state", f"kafka://{address}/{state}",
+             "--commit-timeout", "10", "--config", str(config)]
+    started_at = []  # committed input offset when each run started (the killed one's
+    for _ in range(4):  # open transaction is aborted by the next one's start)
+        stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"], extra=extra).start()
+        started_at.append(max(committed_offsets(address, t["group"], t["raw"], retry_s=60)[0], 0))
+        if len(started_at) == 4:
+            break
+        wait_consumed(address, t["group"], t["raw"], started_at[-1] + 1, timeout_s=60, process=stream.process)
+        time.sleep(rng.uniform(0, 0.2))
+        stream.kill()
+    assert 0 < started_at[1] < started_at[2] < started_at[3] < total, started_at  # every run had state and work
+    wait_consumed(address, t["group"], t["raw"], total, timeout_s=120, process=stream.process)
+    time.sleep(1)
+    status, stderr = stream.stop()
+    assert status == 0, stderr
+
+    expected = quarantine_by_row(rules, values, tmp_path)
+    assert sum(1 for errors in expected.values() if any(e["check"] == "id.unique" for e in errors)) > 500
+    clean = read_committed(address, t["clean"], total - len(expected))
+    dlq = read_committed(address, t["dlq"], len(expected))
+    assert sorted(mid_of(r["value"], None) for r in clean) == sorted(set(range(total)) - set(expected))
+
+    def shape(errors):  # a unique message names the first row, which a stream cannot
+        return [(e["check"], None if e["check"].endswith(".unique") else e["message"]) for e in errors]
+
+    got = {json.loads(r["headers"]["griffin-source"])["offset"]: json.loads(r["headers"]["griffin-errors"])
+           for r in dlq}
+    assert len(got) == len(dlq)
+    assert {row: shape(errors) for row, errors in got.items()} == {row: shape(e) for row, e in expected.items()}
+    assert any(e["message"].endswith("duplicates a record of an earlier batch") for es in got.values() for e in es)

@@ -9,6 +9,8 @@
 
 - batches(): validated, clean rows only, as dicts of jax.Array; reading,
   validation and batching run ahead in C++ without the GIL.
+  A source "kafka://HOST:PORT/clean?group=trainer" reads griffin stream's clean
+  topic (read_committed) with version tags for idempotent resumption.
 - QualityGate: a per-batch quality score with a cache, local or through the
   Griffin service's POST /metrics; aborts on a low score, schema errors, a
   failed training check, or a NaN / inf loss or metric element.

@@ -30,6 +30,7 @@ from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence
 import numpy as np
 
 from .. import _arrow_stream, _input_name
+from ._kafka_source import is_kafka_uri, read_snapshot
 
 
 def _to_jax(array: np.ndarray, device: Any) -> Any:
@@ -66,6 +67,7 @@ class BatchStream:
         self._transform = transform
         self._device = device
         self._report = None
+        self.kafka = None  # a KafkaSnapshot when the source was kafka://
 
     @property
     def columns(self):
@@ -114,6 +116,8 @@ class BatchStream:
 
     def close(self) -> None:
         self._stream.cancel()
+        if self.kafka is not None:
+            self.kafka.close()
 
     def __enter__(self) -> "BatchStream":
         return self
@@ -142,13 +146,20 @@ def batches(source: Any, validator: Any, batch_size: int = 128, columns: Optiona
             shuffle_buffer: int = 0, seed: int = 0, prefetch: int = 2, drop_remainder: bool = True, *,
             dtypes: Optional[Mapping[str, str]] = None, transform: Optional[Callable] = None,
             quarantine: Optional[str] = None, device: Any = None, threads: int = 0,
-            read_batch_rows: int = 65536) -> BatchStream:
+            read_batch_rows: int = 65536, after_version: Optional[int] = None) -> BatchStream:
     """Validated batches of `source` for training: an iterator of dicts
     {column: jax.Array}, each of `batch_size` rows (the last may be shorter
     when drop_remainder=False).
 
     source: a path, a list of paths (files or directories), or a frame that
-      Validator.validate() takes (pyarrow, pandas, polars, dict of numpy).
+      Validator.validate() takes (pyarrow, pandas, polars, dict of numpy), or
+      "kafka://HOST:PORT/TOPIC?group=GROUP": the JSON records of a `griffin
+      stream` clean topic from the group's committed offsets to the end at the
+      call, read_committed (stream.kafka: last_version, offsets, commit();
+      griffin/jax/_kafka_source.py). Needs confluent-kafka.
+    after_version: kafka:// only: skip records whose griffin-version header is
+      not above it (the last_version a checkpoint saved), so a resumed trainer
+      sees no record twice even when its last commit() was lost.
     validator: a griffin.Validator; only rows that pass its error checks are
       yielded.
     columns: the rule file's columns to yield (default: every column the rules
@@ -189,10 +200,18 @@ def batches(source: Any, validator: Any, batch_size: int = 128, columns: Optiona
     if wide and not jax.config.jax_enable_x64 and transform is None:
         raise ValueError("dtypes %s: jax holds 64-bit arrays only with jax_enable_x64 (it would narrow them); "
                          "enable it, or narrow them in a transform=" % ", ".join("%s=%s" % (n, dtypes[n]) for n in wide))
+    snapshot = None
+    if is_kafka_uri(source):
+        path, snapshot = read_snapshot(source, after_version)
+        source = [path]
+    elif after_version is not None:
+        raise ValueError("after_version: only for a kafka:// source")
     if isinstance(source, (str, os.PathLike)):
         source = [source]
     if isinstance(source, (list, tuple)) and all(isinstance(p, (str, os.PathLike)) for p in source):
         stream = validator._compiled.feature_stream([os.fspath(p) for p in source], "", options)
     else:
         stream = validator._compiled.feature_stream(_arrow_stream(source), _input_name(source), options)
-    return BatchStream(stream, transform, device)
+    result = BatchStream(stream, transform, device)
+    result.kafka = snapshot
+    return result

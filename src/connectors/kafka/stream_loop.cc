@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/validator.h"
+#include "connectors/kafka/call_watchdog.h"
 #include "connectors/kafka/message_judge.h"
 #include "connectors/kafka/rules_watcher.h"
 #include "connectors/kafka/stream_window.h"
@@ -24,6 +25,8 @@ constexpr int kQueueFullWaitMs = 50;       // producer queue full: serve deliver
 constexpr int kTransactionStepMs = 10000;  // one call's timeout; retried within commit_timeout_ms
 constexpr int kRetryPauseMs = 100;         // between tries of a retriable transactional call
 constexpr int kMaxConsecutiveAborts = 5;   // then the cause is not transient: fail with it
+constexpr int kStuckGraceMs = 5000;        // past a call's own timeout: librdkafka is stuck (call_watchdog.h)
+constexpr int kCloseMs = 30000;            // closing the clients (librdkafka's close has no timeout)
 
 std::string Seconds(int ms) {
   std::ostringstream out;
@@ -72,13 +75,15 @@ void OnRebalance(rd_kafka_t* consumer, rd_kafka_resp_err_t err, rd_kafka_topic_p
 
 class StreamRunner {
  public:
-  StreamRunner(const StreamOptions& options, const std::atomic<bool>& stop) : options_(options), stop_(stop) {}
+  StreamRunner(const StreamOptions& options, const std::atomic<bool>& stop)
+      : options_(options), stop_(stop), watchdog_([this](const std::string& line) { ReportStuck(line); }) {}
 
   // A run that failed leaves its group without waiting for the coordinator
   // (librdkafka's close can wait forever for a broker that is gone), except
   // when it was fenced: the broker is up, and closing hands the partitions to
   // the validator that took over at once instead of after the session timeout.
   ~StreamRunner() {
+    CallWatchdog::Guard guard = watchdog_.Watch("closing the Kafka clients", kCloseMs);
     if (consumer_ && !consumer_closed_) {
       if (fenced_) {
         rd_kafka_consumer_close(consumer_.get());
@@ -86,9 +91,28 @@ class StreamRunner {
         rd_kafka_destroy_flags(consumer_.release(), RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
       }
     }
+    consumer_.reset();
+    producer_.reset();
   }
 
   Result<StreamTotals> Run() {
+    Status ran = Loop();
+    if (!ran.ok()) {
+      watchdog_.SetNote("after: " + ran.message());  // the clients close next, in the destructor
+      return ran;
+    }
+    RecordWindow();
+    {
+      CallWatchdog::Guard guard = watchdog_.Watch("leaving the consumer group", kCloseMs);
+      rd_kafka_consumer_close(consumer_.get());
+    }
+    consumer_closed_ = true;
+    totals_.next_version = next_version_;
+    return totals_;
+  }
+
+ private:
+  Status Loop() {
     RETURN_IF_ERROR(Open());
     while (!stop_.load()) {
       std::vector<KafkaMessage> batch;
@@ -96,14 +120,22 @@ class StreamRunner {
       if (batch.empty()) continue;
       RETURN_IF_ERROR(Process(batch));
     }
-    RecordWindow();
-    rd_kafka_consumer_close(consumer_.get());
-    consumer_closed_ = true;
-    totals_.next_version = next_version_;
-    return totals_;
+    return Status::OK();
   }
 
- private:
+  // Called on the watchdog's thread: a librdkafka call is stuck (call_watchdog.h).
+  void ReportStuck(const std::string& line) {
+    if (!options_.on_stuck_call) return;
+    options_.on_stuck_call(options_.to.text + ": " + line +
+                           ": librdkafka is stuck (is the broker gone?); uncommitted records are not visible, "
+                           "a restart continues");
+  }
+
+  // Watches one blocking librdkafka call that has its own timeout.
+  CallWatchdog::Guard Watch(const std::string& what, int timeout_ms) {
+    return watchdog_.Watch(what, timeout_ms + kStuckGraceMs);
+  }
+
   Status Open() {
     ASSIGN_OR_RETURN(validator_, Validator::FromFile(options_.rules_path));
     rules_sha256_ = validator_->rules().sha256;
@@ -129,9 +161,11 @@ class StreamRunner {
                                         {"linger.ms", "5", ""},
                                         // The broker's and the topic's limits decide a record's size.
                                         {"message.max.bytes", "268435456", ""}};
-    if (options_.dead_letter.bootstrap != options_.to.bootstrap) {
-      return Status::UsageError(options_.dead_letter.text + ": the dead-letter topic must be on the clean topic's " +
-                                "cluster (" + options_.to.bootstrap + "): one transaction writes both");
+    for (const KafkaUri* uri : {&options_.dead_letter, &options_.unique_state}) {
+      if (!uri->text.empty() && uri->bootstrap != options_.to.bootstrap) {
+        return Status::UsageError(uri->text + ": must be on the clean topic's cluster (" + options_.to.bootstrap +
+                                  "): one transaction writes the clean, dead-letter and state topics");
+      }
     }
     for (const ClientSetting& setting : options_.client_settings) {
       consumer_settings.push_back(setting);
@@ -146,9 +180,14 @@ class StreamRunner {
     ASSIGN_OR_RETURN(clean_partitions_, PartitionCount(producer_.get(), options_.to));
     ASSIGN_OR_RETURN(dead_letter_partitions_, PartitionCount(producer_.get(), options_.dead_letter));
 
-    KafkaError error(rd_kafka_init_transactions(producer_.get(), options_.startup_timeout_ms));
+    KafkaError error;
+    {
+      CallWatchdog::Guard guard = Watch("starting transactions", options_.startup_timeout_ms);
+      error.reset(rd_kafka_init_transactions(producer_.get(), options_.startup_timeout_ms));
+    }
     if (error) return Status::InputError(DescribeError(options_.to.text + ": starting transactions", error.get()));
     RETURN_IF_ERROR(RecoverNextVersion());
+    if (!options_.unique_state.text.empty()) RETURN_IF_ERROR(LoadUniqueState());
 
     PartitionList subscription(rd_kafka_topic_partition_list_new(1));
     rd_kafka_topic_partition_list_add(subscription.get(), options_.from.topic.c_str(), RD_KAFKA_PARTITION_UA);
@@ -161,7 +200,11 @@ class StreamRunner {
   Result<int> PartitionCount(rd_kafka_t* client, const KafkaUri& uri) {
     rd_kafka_topic_t* topic = rd_kafka_topic_new(client, uri.topic.c_str(), nullptr);
     const rd_kafka_metadata_t* metadata = nullptr;
-    rd_kafka_resp_err_t err = rd_kafka_metadata(client, 0, topic, &metadata, options_.startup_timeout_ms);
+    rd_kafka_resp_err_t err;
+    {
+      CallWatchdog::Guard guard = Watch("reading the metadata of " + uri.text, options_.startup_timeout_ms);
+      err = rd_kafka_metadata(client, 0, topic, &metadata, options_.startup_timeout_ms);
+    }
     rd_kafka_topic_destroy(topic);
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       std::string detail = LastClientError();
@@ -194,7 +237,11 @@ class StreamRunner {
     for (int p = 0; p < input_partitions_; ++p) {
       rd_kafka_topic_partition_list_add(partitions.get(), options_.from.topic.c_str(), p);
     }
-    rd_kafka_resp_err_t err = rd_kafka_committed(consumer_.get(), partitions.get(), options_.startup_timeout_ms);
+    rd_kafka_resp_err_t err;
+    {
+      CallWatchdog::Guard guard = Watch("reading the group's committed offsets", options_.startup_timeout_ms);
+      err = rd_kafka_committed(consumer_.get(), partitions.get(), options_.startup_timeout_ms);
+    }
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       return Status::InputError(options_.from.text + ": reading group '" + options_.group +
                                 "' committed offsets: " + rd_kafka_err2str(err));
@@ -207,6 +254,90 @@ class StreamRunner {
       if (auto version = ParseVersionMetadata(metadata); version && *version > next_version_) next_version_ = *version;
     }
     return Status::OK();
+  }
+
+  // Reads the state topic (read_committed, after init_transactions aborted
+  // any transaction a previous validator left open) into unique_state_.
+  Status LoadUniqueState() {
+    const KafkaUri& uri = options_.unique_state;
+    ASSIGN_OR_RETURN(int partitions, PartitionCount(producer_.get(), uri));
+    ClientSettings settings = {{"bootstrap.servers", uri.bootstrap, ""},
+                               {"group.id", transactional_id_ + ".unique-state", ""},  // assigned, never joined
+                               {"isolation.level", "read_committed", ""},
+                               {"enable.auto.commit", "false", ""},
+                               {"enable.partition.eof", "true", ""}};
+    for (const ClientSetting& setting : options_.client_settings) settings.push_back(setting);
+    ASSIGN_OR_RETURN(KafkaHandle reader, NewKafkaClient(KafkaRole::kConsumer, settings));
+    PartitionList all(rd_kafka_topic_partition_list_new(partitions));
+    for (int p = 0; p < partitions; ++p) {
+      rd_kafka_topic_partition_list_add(all.get(), uri.topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+    }
+    rd_kafka_resp_err_t err = rd_kafka_assign(reader.get(), all.get());
+    if (err) return Status::InputError(uri.text + ": reading the unique state: " + rd_kafka_err2str(err));
+    unique_state_ = std::make_unique<StreamUniqueState>(options_.unique_limits);
+    const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.startup_timeout_ms);
+    int at_end = 0;
+    int64_t skipped = 0;
+    while (at_end < partitions) {
+      if (Clock::now() >= give_up) {
+        return Status::InputError(uri.text + ": the unique state was not read to its end within " +
+                                  Seconds(options_.startup_timeout_ms) + " s");
+      }
+      KafkaMessage message(rd_kafka_consumer_poll(reader.get(), kPollMs));
+      if (!message) continue;
+      if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        ++at_end;
+        continue;
+      }
+      if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        RETURN_IF_ERROR(ConsumerError(message->err, rd_kafka_message_errstr(message.get())));
+        continue;
+      }
+      std::string_view key(static_cast<const char*>(message->key), message->key_len);
+      std::optional<std::string_view> value;
+      if (message->payload != nullptr) value.emplace(static_cast<const char*>(message->payload), message->len);
+      if (!unique_state_->Load(key, value)) ++skipped;
+    }
+    unique_state_->FinishLoading(NowMs());
+    {
+      CallWatchdog::Guard guard = watchdog_.Watch("closing the unique state reader", kCloseMs);
+      rd_kafka_destroy_flags(reader.release(), RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+    }
+    if (skipped > 0 && options_.log) {
+      options_.log(uri.text + ": skipped " + std::to_string(skipped) + " unique state records that are not Griffin's");
+    }
+    return Status::OK();
+  }
+
+  static int64_t NowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+
+  // The batch's new unique keys (first seen now) and the forgotten keys'
+  // tombstones, into the open transaction. Returns how many tombstones.
+  Result<size_t> WriteUniqueState() {
+    const std::string seen = std::to_string(NowMs());
+    for (const std::string& key : unique_state_->pending()) {
+      RETURN_IF_ERROR(ProduceState(key, seen.data(), seen.size()));
+    }
+    const size_t tombstones = unique_state_->tombstones().size();
+    for (size_t i = 0; i < tombstones; ++i) RETURN_IF_ERROR(ProduceState(unique_state_->tombstones()[i], nullptr, 0));
+    return tombstones;
+  }
+
+  Status ProduceState(const std::string& key, const char* value, size_t size) {
+    const KafkaUri& target = options_.unique_state;
+    while (true) {
+      rd_kafka_resp_err_t err = rd_kafka_producev(
+          producer_.get(), RD_KAFKA_V_TOPIC(target.topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
+          RD_KAFKA_V_VALUE(const_cast<char*>(value), size), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::OK();
+      if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+        return Status::InputError(target.text + ": writing the unique state: " + rd_kafka_err2str(err));
+      }
+      rd_kafka_poll(producer_.get(), kQueueFullWaitMs);
+    }
   }
 
   // Fills `batch` with up to batch_records messages, cut batch_ms after the first.
@@ -295,6 +426,7 @@ class StreamRunner {
     }
     ValidationOptions validation;
     validation.threads = options_.threads;
+    validation.prior_unique = unique_state_.get();
     ASSIGN_OR_RETURN(JudgedBatch judged, JudgeMessages(*validator_, values, validation));
 
     const int64_t first_version = next_version_;
@@ -333,12 +465,17 @@ class StreamRunner {
       ranges.emplace(message.partition, std::pair<int64_t, int64_t>{message.offset, 0}).first->second.second =
           message.offset + 1;
     }
+    size_t tombstones_written = 0;
+    if (unique_state_ && !aborted_) {
+      ASSIGN_OR_RETURN(tombstones_written, WriteUniqueState());
+    }
     RETURN_IF_ERROR(SendOffsets(next_offsets, next_version_ + clean));
     Status committed = Commit();
     if (!committed.ok()) return committed;
     if (aborted_) {  // the batch is read again from the committed offsets
       aborted_ = false;
       next_version_ = first_version;
+      if (unique_state_) unique_state_->Abort();
       ++totals_.aborted;
       if (options_.metrics != nullptr) options_.metrics->CountAbort();
       RETURN_IF_ERROR(PermanentDeliveryError());
@@ -352,6 +489,7 @@ class StreamRunner {
     }
     consecutive_aborts_ = 0;
     next_version_ += clean;
+    if (unique_state_) unique_state_->Commit(NowMs(), tombstones_written);
     totals_.records_in += static_cast<int64_t>(batch.size());
     totals_.clean += clean;
     totals_.dead_letter += static_cast<int64_t>(batch.size()) - clean;
@@ -464,7 +602,11 @@ class StreamRunner {
   Status CallRetrying(const std::function<rd_kafka_error_t*()>& call, const std::string& what, bool* requires_abort) {
     const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.commit_timeout_ms);
     while (true) {
-      KafkaError error(call());
+      KafkaError error;
+      {
+        CallWatchdog::Guard guard = Watch(what, kTransactionStepMs);
+        error.reset(call());
+      }
       if (!error) return Status::OK();
       if (rd_kafka_error_txn_requires_abort(error.get())) {
         *requires_abort = true;
@@ -517,20 +659,28 @@ class StreamRunner {
       return Status::InputError(options_.from.text + ": reading the assignment: " + rd_kafka_err2str(err));
     }
     if (assignment->cnt == 0) return Status::OK();
-    err = rd_kafka_committed(consumer_.get(), assignment.get(), options_.commit_timeout_ms);
+    {
+      CallWatchdog::Guard guard = Watch("reading the group's committed offsets", options_.commit_timeout_ms);
+      err = rd_kafka_committed(consumer_.get(), assignment.get(), options_.commit_timeout_ms);
+    }
     if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       return Status::InputError(options_.from.text + ": reading committed offsets: " + rd_kafka_err2str(err));
     }
     for (int i = 0; i < assignment->cnt; ++i) {
       if (assignment->elems[i].offset < 0) assignment->elems[i].offset = RD_KAFKA_OFFSET_BEGINNING;
     }
-    KafkaError error(rd_kafka_seek_partitions(consumer_.get(), assignment.get(), options_.commit_timeout_ms));
+    KafkaError error;
+    {
+      CallWatchdog::Guard guard = Watch("rewinding to the committed offsets", options_.commit_timeout_ms);
+      error.reset(rd_kafka_seek_partitions(consumer_.get(), assignment.get(), options_.commit_timeout_ms));
+    }
     if (error) return Status::InputError(DescribeError(options_.from.text + ": rewinding", error.get()));
     return Status::OK();
   }
 
   const StreamOptions& options_;
   const std::atomic<bool>& stop_;
+  CallWatchdog watchdog_;  // before the handles: it outlives their closing
   std::shared_ptr<const Validator> validator_;
   std::string rules_sha256_, transactional_id_;
   DeliveryState delivery_;
@@ -542,6 +692,7 @@ class StreamRunner {
   std::unique_ptr<RulesWatcher> rules_watcher_;
   std::unique_ptr<RunStore> store_;
   std::unique_ptr<StreamWindow> window_;
+  std::unique_ptr<StreamUniqueState> unique_state_;  // with options_.unique_state
   Clock::time_point rules_checked_{};
   bool aborted_ = false;
   bool consumer_closed_ = false, fenced_ = false;

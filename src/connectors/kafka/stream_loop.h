@@ -23,6 +23,10 @@
 // continues without loss or duplicates. A stop request finishes the open
 // batch, commits it and returns OK.
 //
+// Every blocking librdkafka call is bounded by its own timeout; one that
+// outlives it by 5 s is stuck inside librdkafka (call_watchdog.h) and is
+// reported through `on_stuck_call`.
+//
 // A changed rule file (rules_watcher.h) is compiled and takes over between
 // transactions: each record's griffin-rules header names the version that
 // judged it. A file that does not compile is logged and the rules in use stay.
@@ -36,6 +40,7 @@
 #include "connectors/kafka/kafka_client.h"
 #include "connectors/kafka/kafka_uri.h"
 #include "connectors/kafka/stream_metrics.h"
+#include "connectors/kafka/stream_unique_state.h"
 #include "util/status.h"
 
 namespace griffin::kafka {
@@ -54,10 +59,18 @@ struct StreamOptions {
   StreamMetrics* metrics = nullptr;  // optional: counts batches, aborts, lag
   // Optional: one line for a person (rules reloaded or refused), without a newline.
   std::function<void(const std::string&)> log;
+  // Optional: called on a watchdog thread with one line when a librdkafka call
+  // is stuck; it cannot be cancelled, so the CLI prints the line and exits 3.
+  // Nothing is lost: the uncommitted batch is read again by the next run.
+  std::function<void(const std::string&)> on_stuck_call;
   int64_t rules_check_ms = 1000;   // how often the rule file is looked at (between transactions)
   // Optional: record windows of committed batches as runs here (stream_window.h).
   std::string store_uri;
   int64_t window_ms = 60000;
+  // Optional (text empty: none): `unique` spans micro-batches, its keys kept in
+  // this compacted topic on the clean topic's cluster (stream_unique_state.h).
+  KafkaUri unique_state;
+  StreamUniqueState::Limits unique_limits;
 };
 
 struct StreamTotals {

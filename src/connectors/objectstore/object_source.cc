@@ -1,7 +1,9 @@
 #include "connectors/objectstore/object_source.h"
 
 #include <algorithm>
+#include <optional>
 
+#include "connectors/objectstore/listing_cache.h"
 #include "connectors/objectstore/object_store.h"
 #include "connectors/objectstore/object_uri.h"
 #include "connectors/objectstore/read_ahead_stream.h"
@@ -41,7 +43,9 @@ Result<std::unique_ptr<InputSource>> OpenObjectSource(const std::string& text, c
     return Status::InputError(name + ": is a prefix, not an object (list it as an input to read what it holds)");
   ASSIGN_OR_RETURN(DetectedFormat format, ResolveInputFormat(name, options));
   ASSIGN_OR_RETURN(auto fs, ObjectStoreFor(uri));
-  auto file = fs->OpenInputFile(uri.FsPath());
+  // Just listed: its size is known, so no HEAD request before the first read.
+  const std::optional<arrow::fs::FileInfo> listed = RecentListing(uri);
+  auto file = listed ? fs->OpenInputFile(*listed) : fs->OpenInputFile(uri.FsPath());
   if (!file.ok()) return ObjectStoreError(uri, file.status());
   if (format.format == InputFormat::kParquet) return OpenParquetFile(*file, name, options, input_index);
   if (format.format == InputFormat::kArrow) return OpenArrowIpcFile(*file, name, options, input_index);
@@ -60,7 +64,10 @@ Result<std::vector<std::string>> ExpandObjectUri(const std::string& text) {
   if (!uri.IsPrefix()) {
     auto info = fs->GetFileInfo(uri.FsPath());
     if (!info.ok()) return ObjectStoreError(uri, info.status());
-    if (info->type() == arrow::fs::FileType::File) return std::vector<std::string>{text};
+    if (info->type() == arrow::fs::FileType::File) {
+      RememberListing(uri, *info);
+      return std::vector<std::string>{text};
+    }
     if (info->type() == arrow::fs::FileType::NotFound) return NotFound(*fs, uri);
     uri.key += "/";  // "s3://b/dir" names a folder of objects
   }
@@ -78,6 +85,9 @@ Result<std::vector<std::string>> ExpandObjectUri(const std::string& text) {
     if (info.path().size() <= bucket_length) continue;
     std::string key = info.path().substr(bucket_length);
     if (IsHidden(key, uri.key.size()) || !DetectInputFormat(key)) continue;
+    ObjectUri object = uri;
+    object.key = key;
+    RememberListing(object, info);
     keys.push_back(std::move(key));
   }
   if (keys.empty())  // named as given, without its query

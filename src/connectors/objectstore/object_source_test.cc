@@ -1,5 +1,7 @@
 #include "connectors/objectstore/object_source.h"
 
+#include <atomic>
+
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -8,6 +10,7 @@
 #include <arrow/io/memory.h>
 #include <parquet/arrow/writer.h>
 
+#include "connectors/objectstore/listing_cache.h"
 #include "connectors/objectstore/object_store.h"
 #include "io/io_test_util.h"
 
@@ -21,6 +24,7 @@ class ObjectSourceTest : public ::testing::Test {
   void SetUp() override {
     fs_ = std::make_shared<arrow::fs::internal::MockFileSystem>(arrow::fs::TimePoint{});
     SetObjectStoreForTesting("s3", fs_);
+    ForgetListingsForTesting();
   }
   void TearDown() override { SetObjectStoreForTesting("s3", nullptr); }
 
@@ -157,6 +161,51 @@ TEST_F(ObjectSourceTest, UnknownExtensionsAndPrefixesAreNotOpened) {
   auto prefix = OpenObjectSource("s3://bucket/t/", ReadOptions{}, 0);
   ASSERT_FALSE(prefix.ok());
   EXPECT_EQ(prefix.status().code(), StatusCode::kInputError);
+}
+
+// Counts the requests that name one object by its path (on S3, a HEAD each).
+class CountingFileSystem : public arrow::fs::SlowFileSystem {
+ public:
+  explicit CountingFileSystem(std::shared_ptr<arrow::fs::FileSystem> base) : SlowFileSystem(std::move(base), 0.0) {}
+  using SlowFileSystem::GetFileInfo;
+  using SlowFileSystem::OpenInputFile;
+  arrow::Result<arrow::fs::FileInfo> GetFileInfo(const std::string& path) override {
+    ++by_path;
+    return SlowFileSystem::GetFileInfo(path);
+  }
+  arrow::Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& path) override {
+    ++by_path;
+    return SlowFileSystem::OpenInputFile(path);
+  }
+  std::atomic<int> by_path{0};
+};
+
+TEST_F(ObjectSourceTest, ListedObjectsOpenWithoutAHeadAndLineageCostsOne) {
+  Put("bucket/d/a.csv", "id\n1\n");
+  Put("bucket/d/b.csv", "id\n2\n3\n");
+  auto counting = std::make_shared<CountingFileSystem>(fs_);
+  SetObjectStoreForTesting("s3", counting);
+  auto expanded = ExpandObjectUri("s3://bucket/d/");
+  ASSERT_TRUE(expanded.ok()) << expanded.status().message();
+  ASSERT_EQ(expanded->size(), 2u);
+  int64_t rows = 0;
+  for (const std::string& uri : *expanded) {
+    auto source = OpenObjectSource(uri, ReadOptions{}, 0);
+    ASSERT_TRUE(source.ok()) << source.status().message();
+    rows += static_cast<int64_t>(ReadAll(**source).cells.size());
+  }
+  EXPECT_EQ(rows, 3);
+  EXPECT_EQ(counting->by_path.load(), 0);  // the listing said enough
+  auto identity = DescribeObject(*ParseObjectUri("s3://bucket/d/b.csv"));
+  ASSERT_TRUE(identity.ok()) << identity.status().message();
+  EXPECT_EQ(identity->size, 7);
+  EXPECT_EQ(counting->by_path.load(), 1);  // the ETag's HEAD; the time came from the listing
+  // Not listed: opening asks the store.
+  Put("bucket/e/c.csv", "id\n4\n");
+  auto unlisted = OpenObjectSource("s3://bucket/e/c.csv", ReadOptions{}, 0);
+  ASSERT_TRUE(unlisted.ok()) << unlisted.status().message();
+  EXPECT_EQ(ReadAll(**unlisted).cells.size(), 1u);
+  EXPECT_EQ(counting->by_path.load(), 2);
 }
 
 TEST_F(ObjectSourceTest, DescribesAnObjectsSize) {

@@ -4,6 +4,8 @@
 #include <arrow/filesystem/s3fs.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include "connectors/objectstore/listing_cache.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -56,21 +58,14 @@ std::string OneLine(std::string text) {
   return text;
 }
 
-Result<std::shared_ptr<arrow::fs::FileSystem>> MakeS3(const ObjectUri& uri, const std::string& endpoint) {
-  std::optional<Endpoint> parsed;
-  if (!endpoint.empty()) {
-    ASSIGN_OR_RETURN(parsed, ParseEndpoint(endpoint, uri.Display()));
-  }
+Result<std::shared_ptr<arrow::fs::FileSystem>> MakeS3(const ObjectUri& uri, const ClientSettings& settings) {
   arrow::Status initialized = arrow::fs::EnsureS3Initialized();
   if (!initialized.ok()) return ObjectStoreError(uri, initialized);
   arrow::fs::S3Options options = arrow::fs::S3Options::Defaults();
-  options.region = uri.region;
-  if (options.region.empty()) options.region = Env("AWS_REGION");
-  if (options.region.empty()) options.region = Env("AWS_DEFAULT_REGION");
-  if (parsed) {
-    options.endpoint_override = parsed->host_port;
-    options.scheme = parsed->scheme;
-    if (options.region.empty()) options.region = "us-east-1";  // S3-compatible stores ignore it
+  options.region = settings.region;
+  if (!settings.endpoint_host_port.empty()) {
+    options.endpoint_override = settings.endpoint_host_port;
+    options.scheme = settings.endpoint_scheme;
   }
   options.connect_timeout = kConnectTimeoutSeconds;
   options.request_timeout = kRequestTimeoutSeconds;
@@ -84,13 +79,12 @@ Result<std::shared_ptr<arrow::fs::FileSystem>> MakeS3(const ObjectUri& uri, cons
   return std::shared_ptr<arrow::fs::FileSystem>(*made);
 }
 
-Result<std::shared_ptr<arrow::fs::FileSystem>> MakeGcs(const ObjectUri& uri, const std::string& endpoint) {
-  arrow::fs::GcsOptions options = endpoint.empty() ? arrow::fs::GcsOptions::Defaults()
-                                                   : arrow::fs::GcsOptions::Anonymous();
-  if (!endpoint.empty()) {
-    ASSIGN_OR_RETURN(Endpoint parsed, ParseEndpoint(endpoint, uri.Display()));
-    options.endpoint_override = parsed.host_port;
-    options.scheme = parsed.scheme;
+Result<std::shared_ptr<arrow::fs::FileSystem>> MakeGcs(const ObjectUri& uri, const ClientSettings& settings) {
+  arrow::fs::GcsOptions options =
+      settings.anonymous ? arrow::fs::GcsOptions::Anonymous() : arrow::fs::GcsOptions::Defaults();
+  if (!settings.endpoint_host_port.empty()) {
+    options.endpoint_override = settings.endpoint_host_port;
+    options.scheme = settings.endpoint_scheme;
   }
   options.retry_limit_seconds = kGcsRetrySeconds;
   auto made = arrow::fs::GcsFileSystem::Make(options);
@@ -110,8 +104,31 @@ std::string EndpointFor(const ObjectUri& uri) {
 
 }  // namespace
 
+Result<ClientSettings> ClientSettingsFor(const ObjectUri& uri) {
+  ClientSettings settings;
+  const std::string endpoint = EndpointFor(uri);
+  if (!endpoint.empty()) {
+    ASSIGN_OR_RETURN(Endpoint parsed, ParseEndpoint(endpoint, uri.Display()));
+    settings.endpoint_scheme = parsed.scheme;
+    settings.endpoint_host_port = parsed.host_port;
+  }
+  if (uri.scheme == "gs") {
+    settings.anonymous = !endpoint.empty();  // an emulator
+    return settings;
+  }
+  settings.region = uri.region;
+  if (settings.region.empty()) settings.region = Env("AWS_REGION");
+  if (settings.region.empty()) settings.region = Env("AWS_DEFAULT_REGION");
+  if (settings.region.empty() && !endpoint.empty()) settings.region = "us-east-1";  // S3-compatible stores ignore it
+  return settings;
+}
+
 Status ObjectStoreError(const ObjectUri& uri, const arrow::Status& status) {
-  return Status::InputError(uri.Display() + ": " + OneLine(status.message()));
+  std::string message = OneLine(status.message());
+  // google-cloud-cpp appends its retry bookkeeping, repeating the message.
+  const size_t details = message.find(" error_info={");
+  if (details != std::string::npos) message.resize(details);
+  return Status::InputError(uri.Display() + ": " + message);
 }
 
 Result<std::shared_ptr<arrow::fs::FileSystem>> ObjectStoreFor(const ObjectUri& uri) {
@@ -121,8 +138,9 @@ Result<std::shared_ptr<arrow::fs::FileSystem>> ObjectStoreFor(const ObjectUri& u
   if (auto test = TestStores().find(uri.scheme); test != TestStores().end()) return test->second;
   auto found = Cache().find(key);
   if (found != Cache().end()) return found->second;
+  ASSIGN_OR_RETURN(ClientSettings settings, ClientSettingsFor(uri));
   Result<std::shared_ptr<arrow::fs::FileSystem>> made =
-      uri.scheme == "gs" ? MakeGcs(uri, endpoint) : MakeS3(uri, endpoint);
+      uri.scheme == "gs" ? MakeGcs(uri, settings) : MakeS3(uri, settings);
   if (!made.ok()) return made.status();
   Cache()[key] = *made;
   return *made;
@@ -142,9 +160,14 @@ Result<ObjectIdentity> DescribeObject(const ObjectUri& uri) {
   auto size = (*file)->GetSize();
   if (!size.ok()) return ObjectStoreError(uri, size.status());
   identity.size = *size;
-  auto info = fs->GetFileInfo(uri.FsPath());
-  if (info.ok() && info->mtime() != arrow::fs::kNoTime)
-    identity.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(info->mtime().time_since_epoch()).count();
+  // The time of the version listed before the read, else one more request.
+  std::optional<arrow::fs::FileInfo> listed = RecentListing(uri);
+  if (!listed || listed->size() != identity.size) {
+    auto info = fs->GetFileInfo(uri.FsPath());
+    if (info.ok()) listed = *info;
+  }
+  if (listed && listed->mtime() != arrow::fs::kNoTime)
+    identity.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(listed->mtime().time_since_epoch()).count();
   auto metadata = (*file)->ReadMetadata();
   if (metadata.ok() && *metadata != nullptr) {
     // GCS: the generation identifies one version of an object; S3: the ETag.

@@ -26,6 +26,18 @@
 
 namespace griffin {
 
+// How the client of `uri`'s store is configured (the endpoint and region as
+// above), for ObjectStoreFor and for front ends that make their own client
+// with the same settings (Python's pyarrow filesystems in griffin.iter_batches).
+struct ClientSettings {
+  std::string endpoint_scheme;     // "http" | "https"; "" with no override
+  std::string endpoint_host_port;  // "127.0.0.1:9000"; "" for the provider's own
+  std::string region;              // S3; "" leaves it to the SDK's chain
+  bool anonymous = false;          // GCS: an emulator, reached without credentials
+};
+// UsageError for a bad endpoint.
+Result<ClientSettings> ClientSettingsFor(const ObjectUri& uri);
+
 // The filesystem serving `uri`'s store. UsageError for a bad endpoint,
 // InputError naming the URI when the client cannot be made.
 Result<std::shared_ptr<arrow::fs::FileSystem>> ObjectStoreFor(const ObjectUri& uri);
@@ -43,7 +55,9 @@ struct ObjectIdentity {
   int64_t mtime_ns = -1;  // the store's last-modified time (-1 unknown)
   std::string etag;  // S3: the ETag (quotes removed); GCS: the generation
 };
-// Reads the object's size, modification time and ETag (or generation).
+// Reads the object's size and ETag (or generation): one HEAD request; the
+// modification time comes from the object's recent listing (listing_cache.h)
+// when its size still matches, else from one more request.
 Result<ObjectIdentity> DescribeObject(const ObjectUri& uri);
 
 }  // namespace griffin

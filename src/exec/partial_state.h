@@ -1,0 +1,83 @@
+// A partial validation state: what the in-order merger holds after some rows
+// (design.md "One mergeable state"), as bytes, so that parts of an input
+// validated apart (Spark partitions, files on several machines) merge into
+// the report of the whole.
+//
+//   Merger part(plan, {.row_offset = 1000, .keep_partial_state = true});
+//   ... part.Merge(batch) ...
+//   std::string bytes = PartialState::Serialize(part);
+//   ASSIGN_OR_RETURN(Report report, PartialState::MergeAll(plan, {bytes_a, bytes_b}, names));
+//
+// Held: per-check evaluated/violation counts, rows, bad and malformed rows,
+// schema errors, the first `max_violations` violations per check, table-metric
+// aggregates (ColumnMetrics: moments, extremes, distinct keys, quantile
+// sketches) and every `unique` check's keys with their first row.
+//
+// Row ids: a part's rows are numbered row_offset, row_offset + 1, ...; parts
+// must not overlap. MergeAll merges in row-id order, whatever order the states
+// come in, and `unique`'s first occurrence is the smallest row id: the rows
+// of a later part that repeat a key of an earlier one become violations (and
+// bad rows, for an error check, unless bad already). So counts, bad rows,
+// the score, the listed violations and integer/extreme/distinct metrics equal
+// one run over the rows in row-id order; float sums and moments equal it
+// within rounding (combined, not re-added).
+//
+// Format: "griffin-partial-1", the Griffin version, the rule file's sha256,
+// then the body. A state of another Griffin version or rule file is refused
+// (InputError naming it), as is a corrupt one. Column profiles (run-store
+// summaries) and JSON-lines column presence are not held: partial states are
+// for Arrow data.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "exec/merger.h"
+#include "plan/plan.h"
+#include "report/report.h"
+#include "sinks/row_sink.h"
+#include "util/status.h"
+
+namespace griffin {
+
+// A row that became a violation only when the parts were merged: a part's
+// first occurrence of a key that an earlier part holds (an error `unique`).
+struct MergedRowError {
+  int64_t row;       // row id
+  RowError error;    // check name and message, as _griffin_errors has them
+};
+
+class PartialState {
+ public:
+  // The merger's state as bytes; it must have been built with
+  // MergerOptions::keep_partial_state. `text_input` as Merger::Finish takes it.
+  static std::string Serialize(const Merger& merger, bool text_input);
+
+  // Merges `states` (names[i] names states[i] in errors) into one report, as
+  // Merger::Finish gives it. Errors: InputError for a corrupt state, one of
+  // another version or rule file, or parts whose rows overlap.
+  // `row_errors`, when set, receives every MergedRowError (by row id), so
+  // that the parts' clean/quarantine outputs can be made the whole's.
+  static Result<Report> MergeAll(std::shared_ptr<const Plan> plan, const std::vector<std::string_view>& states,
+                                 const std::vector<std::string>& names,
+                                 std::vector<MergedRowError>* row_errors = nullptr);
+
+  // The state of the parts together, as one part covering their rows (so
+  // merges can be grouped in any way: a tree of executors, files per day).
+  static Result<std::string> MergeStates(std::shared_ptr<const Plan> plan,
+                                         const std::vector<std::string_view>& states,
+                                         const std::vector<std::string>& names);
+
+ private:
+  static Result<std::unique_ptr<Merger>> MergeParts(std::shared_ptr<const Plan> plan,
+                                                    const std::vector<std::string_view>& states,
+                                                    const std::vector<std::string>& names,
+                                                    std::vector<MergedRowError>* row_errors);
+  static Status Read(std::string_view bytes, const std::string& name, Merger* into, int64_t* end_row);
+  // Adds `later` (rows all after into's) to `into`.
+  static void Absorb(Merger* into, Merger& later, std::vector<MergedRowError>* row_errors);
+};
+
+}  // namespace griffin

@@ -1,0 +1,106 @@
+#include "exec/partial_state.h"
+
+#include <gtest/gtest.h>
+
+#include "exec/batch_evaluator.h"
+#include "exec/test_batches.h"
+#include "report/json_writer.h"
+#include "rules/rule_loader.h"
+
+namespace griffin {
+namespace {
+
+using testing::AddTextColumn;
+
+std::shared_ptr<const Plan> Compile(const std::string& yaml) {
+  auto rules = LoadRuleText(yaml, "rules.yaml");
+  EXPECT_TRUE(rules.ok()) << rules.status().message();
+  auto plan = Plan::Compile(*rules, 0);
+  EXPECT_TRUE(plan.ok()) << plan.status().message();
+  return *plan;
+}
+
+constexpr const char* kRules = R"(griffin: 1
+dataset: t
+columns:
+  id: {type: string, unique: true}
+  tag: {type: string, unique: true}
+  n: {type: int64, min: 0}
+table:
+  - row_count: {min: 1}
+  - distinct_count: {column: n, min: 1}
+  - distinct_count: {column: tag, min: 1}
+  - mean: {column: n, max: 100}
+  - quantile: {column: n, q: 0.5, max: 100}
+)";
+
+// Text columns; the merge shows a repeated key of a later part as typed data
+// would (a text input's "2" is 2 there), so the unique columns are strings.
+std::shared_ptr<Batch> Rows(const std::vector<std::optional<std::string>>& ids,
+                            const std::vector<std::optional<std::string>>& ns) {
+  auto batch = std::make_shared<Batch>();
+  AddTextColumn(batch.get(), "id", ids);
+  AddTextColumn(batch.get(), "tag", ns);
+  AddTextColumn(batch.get(), "n", ns);
+  return batch;
+}
+
+// The partial state of `batches`, numbered from `row_offset`.
+std::string PartOf(std::shared_ptr<const Plan> plan, const std::vector<std::shared_ptr<Batch>>& batches,
+                   int64_t row_offset) {
+  BatchEvaluator evaluator(plan);
+  Merger merger(plan, MergerOptions{kDefaultMaxViolations, {}, nullptr, row_offset, true});
+  for (const auto& batch : batches) {
+    auto result = evaluator.Evaluate(batch);
+    EXPECT_TRUE(result.ok()) << result.status().message();
+    EXPECT_TRUE(merger.Merge(**result).ok());
+  }
+  return PartialState::Serialize(merger, false);
+}
+
+std::string WholeJson(std::shared_ptr<const Plan> plan, const std::vector<std::shared_ptr<Batch>>& batches) {
+  BatchEvaluator evaluator(plan);
+  Merger merger(plan, MergerOptions{});
+  for (const auto& batch : batches) EXPECT_TRUE(merger.Merge(**evaluator.Evaluate(batch)).ok());
+  return ReportToJson(merger.Finish(false));
+}
+
+TEST(PartialState, TwoPartsGiveTheWholesReportUniqueAcrossThePartsIncluded) {
+  auto plan = Compile(kRules);
+  auto first = Rows({"a", "b", "a"}, {"1", "2", "-3"});
+  auto second = Rows({"b", "c", "c"}, {"2", "7", "8"});   // b and tag 2 repeat the first part's row 1
+  const std::string whole = WholeJson(plan, {first, second});
+  const std::string a = PartOf(plan, {first}, 0), b = PartOf(plan, {second}, 3);
+  for (const auto& order : {std::vector<std::string_view>{a, b}, std::vector<std::string_view>{b, a}}) {
+    auto merged = PartialState::MergeAll(plan, order, {"a", "b"});
+    ASSERT_TRUE(merged.ok()) << merged.status().message();
+    EXPECT_EQ(ReportToJson(*merged), whole);
+  }
+  auto merged = PartialState::MergeAll(plan, {a, b}, {"a", "b"});
+  EXPECT_EQ(merged->bad_rows, 3);   // rows 2 (a again, n < 0), 3 (b and tag 2 again: counted once), 5 (c again)
+  EXPECT_NE(ReportToJson(*merged).find("duplicates row 1"), std::string::npos);
+}
+
+TEST(PartialState, StatesOfAnotherRuleFileOrCorruptOrOverlappingAreRefused) {
+  auto plan = Compile(kRules);
+  auto other = Compile(std::string(kRules) + "score: {min: 0.5}\n");
+  const std::string a = PartOf(plan, {Rows({"a"}, {"1"})}, 0);
+  auto refused = PartialState::MergeAll(other, {a}, {"part 1"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("part 1: a partial state of another rule file"), std::string::npos);
+  auto cut = PartialState::MergeAll(plan, {std::string_view(a).substr(0, a.size() - 3)}, {"p"});
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.status().message(), "p: corrupt partial validation state");
+  auto overlap = PartialState::MergeAll(plan, {a, a}, {"x", "y"});
+  ASSERT_FALSE(overlap.ok());
+  EXPECT_NE(overlap.status().message().find("overlap"), std::string::npos);
+  std::string other_version = a;
+  const size_t at = other_version.find(GRIFFIN_VERSION);
+  other_version[at] = '9';
+  auto version = PartialState::MergeAll(plan, {other_version}, {"v"});
+  ASSERT_FALSE(version.ok());
+  EXPECT_NE(version.status().message().find("a partial state of Griffin 9"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace griffin
