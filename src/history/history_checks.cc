@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "history/anomaly_checks.h"
 #include "profile/drift.h"
 #include "profile/drift_report.h"
 #include "profile/profiler.h"
@@ -178,6 +179,12 @@ void EvaluateHistoryChecks(const Plan& plan, const HistoryContext& context, Repo
   if (plan.history().empty()) return;
   std::map<std::string, Baseline> baselines;  // by baseline text: each is read once
   for (const HistoryPlan& history : plan.history()) {
+    if (history.anomaly != nullptr) {
+      CheckReport* check_report = FindReportCheck(report, plan.checks()[history.check_index]);
+      if (check_report != nullptr)
+        JudgeAnomalyCheck(*history.anomaly, plan.rules().dataset, context, *report, check_report);
+      continue;
+    }
     const ColumnRule& rule = *history.drift_column;
     const DriftCheck& check = *rule.drift;
     auto it = baselines.find(check.baseline_text);

@@ -1,7 +1,8 @@
 // Judges a run's history checks (a column's `drift:`, docs/rules.md "Drift
-// checks") once its rows are merged: the merger reported each as "not
-// evaluated"; this replaces those reports with the comparison against the
-// baseline and recomputes the run's verdict. It never fails the run as a
+// checks"; a table `anomaly:`, history/anomaly_checks.h) once its rows are
+// merged: the merger reported each as "not evaluated"; this replaces those
+// reports with the comparison against the baseline or the history and
+// recomputes the run's verdict. It never fails the run as a
 // whole: every problem lands in its check.
 //
 //   last_passed   the newest complete run of the dataset that passed, with a
@@ -19,19 +20,11 @@
 
 #include <string>
 
+#include "history/history_context.h"
 #include "plan/plan.h"
-#include "plan/read_options.h"
 #include "report/report.h"
-#include "store/run_store.h"
 
 namespace griffin {
-
-struct HistoryContext {
-  RunStore* store = nullptr;       // null: no run store
-  std::string no_store_reason;     // why, for messages ("--no-store was given")
-  std::string rules_dir;           // profile:FILE's relative paths start here
-  ReadOptions read_options;        // for a profile:FILE that is data
-};
 
 void EvaluateHistoryChecks(const Plan& plan, const HistoryContext& context, Report* report);
 

@@ -213,6 +213,17 @@ void Plan::AddHistoryChecks() {
     history_.push_back(HistoryPlan{static_cast<int>(checks_.size()), &rule});
     checks_.push_back(std::move(info));
   }
+  for (const AnomalyCheck& anomaly : rules_.anomalies) {
+    CheckInfo info;
+    info.check = "anomaly";
+    info.name = anomaly.CheckName();
+    info.column = anomaly.column;
+    info.scope = CheckScope::kTable;
+    info.options = anomaly.options;
+    info.location = anomaly.location;
+    history_.push_back(HistoryPlan{static_cast<int>(checks_.size()), nullptr, &anomaly});
+    checks_.push_back(std::move(info));
+  }
 }
 
 Status Plan::AddTableChecks() {

@@ -80,12 +80,13 @@ struct TablePlan {
 };
 
 // A check judged after the rows against history or a saved profile (a
-// column's `drift`). The merger reports it as not evaluated (passed, with a
-// note); history/history_checks.h replaces that report where a run store or
-// the baseline is at hand.
+// column's `drift`, a table `anomaly`). The merger reports it as not
+// evaluated (passed, with a note); history/history_checks.h replaces that
+// report where a run store or the baseline is at hand.
 struct HistoryPlan {
   int check_index;
   const ColumnRule* drift_column = nullptr;   // a drift check: its column (rule->drift is set)
+  const AnomalyCheck* anomaly = nullptr;      // an anomaly check
 };
 
 class Plan {

@@ -136,6 +136,7 @@ Status CheckRowNamesAreUnique(const YamlContext& ctx, const RuleSet& rules) {
     named.push_back({check.location, check.column.value_or("table") + "." +
                                          TableMetricName(check.metric)});
   }
+  for (const AnomalyCheck& check : rules.anomalies) named.push_back({check.location, check.CheckName()});
   for (size_t i = 0; i < rules.rows.size(); ++i) {
     named.push_back({rules.rows[i].location, rules.rows[i].name, static_cast<int>(i)});
   }
@@ -207,7 +208,7 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
     ASSIGN_OR_RETURN(rules.rows, rules_internal::LoadRowChecks(ctx, *rows, rules.columns));
   }
   if (table.has_value()) {
-    ASSIGN_OR_RETURN(rules.table, rules_internal::LoadTableChecks(ctx, *table, rules.columns));
+    ASSIGN_OR_RETURN(rules.table, rules_internal::LoadTableChecks(ctx, *table, rules.columns, &rules.anomalies));
   }
   if (score.has_value()) RETURN_IF_ERROR(LoadScore(ctx, *score, &rules.score_min));
   if (training.has_value()) {

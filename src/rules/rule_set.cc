@@ -44,6 +44,30 @@ const char* TableMetricName(TableMetric m) {
   return "?";
 }
 
+const char* AnomalyMetricName(AnomalyMetric m) {
+  switch (m) {
+    case AnomalyMetric::kRowCount: return "row_count";
+    case AnomalyMetric::kBadRows: return "bad_rows";
+    case AnomalyMetric::kQualityScore: return "quality_score";
+    case AnomalyMetric::kNullCount: return "null_count";
+    case AnomalyMetric::kNullFraction: return "null_fraction";
+    case AnomalyMetric::kDistinctCount: return "distinct_count";
+    case AnomalyMetric::kMean: return "mean";
+    case AnomalyMetric::kStddev: return "stddev";
+    case AnomalyMetric::kMin: return "min";
+    case AnomalyMetric::kMax: return "max";
+  }
+  return "?";
+}
+
+bool IsColumnAnomalyMetric(AnomalyMetric m) {
+  return m != AnomalyMetric::kRowCount && m != AnomalyMetric::kBadRows && m != AnomalyMetric::kQualityScore;
+}
+
+std::string AnomalyCheck::CheckName() const {
+  return (column ? std::string() : std::string("table.")) + metric_text + ".anomaly";
+}
+
 const char* TelemetryCheckKindName(TelemetryCheckKind k) {
   switch (k) {
     case TelemetryCheckKind::kRequired: return "required";

@@ -75,6 +75,41 @@ struct DriftCheck {
   SourceLocation location;
 };
 
+// `anomaly:` in `table:`, Griffin's extension of rules-v1 (docs/rules.md
+// "Anomaly checks"): a metric of this run against its history in the run
+// store, with one of Deequ's strategies. Evaluated after the rows
+// (history/anomaly_checks.h).
+enum class AnomalyMetric {
+  kRowCount, kBadRows, kQualityScore,                        // the run's
+  kNullCount, kNullFraction, kDistinctCount, kMean, kStddev, kMin, kMax  // a column's
+};
+const char* AnomalyMetricName(AnomalyMetric m);  // "row_count", "mean", ...
+bool IsColumnAnomalyMetric(AnomalyMetric m);
+
+struct AnomalyCheck {
+  // relative_change: (value - previous) / |previous| within [-max_decrease,
+  // max_increase] (Deequ's RelativeRateOfChangeStrategy); absolute_change:
+  // value - previous likewise (AbsoluteChangeStrategy); z_score: |value -
+  // mean| <= max * stddev over the last `window` values (OnlineNormalStrategy
+  // over a window).
+  enum class Strategy { kRelativeChange, kAbsoluteChange, kZScore };
+  std::string metric_text;             // as written: "row_count", "amount.mean"
+  AnomalyMetric metric = AnomalyMetric::kRowCount;
+  std::optional<std::string> column;   // column metrics
+  Strategy strategy = Strategy::kRelativeChange;
+  std::optional<double> max_increase, max_decrease;  // change strategies (at least one)
+  double max_z = 0;                    // z_score
+  int64_t window = 30;                 // z_score: how many earlier values
+  int64_t min_history = 0;             // z_score: fewer earlier values pass with a note
+  // Seasonal: only the runs `season`, 2*`season`, ... runs back are the
+  // history (7 for daily runs: the same weekday); 1 is every run.
+  int64_t season = 1;
+  CheckOptions options;                // severity and message (mostly does not apply)
+  SourceLocation location;
+  // The check's name: "table.row_count.anomaly", "amount.mean.anomaly".
+  std::string CheckName() const;
+};
+
 struct ColumnRule {
   std::string name;
   ValueType type = ValueType::kString;   // kString when the file has no `type`
@@ -181,6 +216,7 @@ struct RuleSet {
   std::vector<ColumnRule> columns;   // in file order
   std::vector<RowCheck> rows;
   std::vector<TableCheck> table;
+  std::vector<AnomalyCheck> anomalies;  // `anomaly:` items of `table:`, in file order
   std::optional<double> score_min;
   std::optional<TrainingRules> training;  // absent: no telemetry checks
   std::string path;     // the file it came from ("<text>" for in-memory text)

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "rules/anomaly_check_loader.h"
 #include "rules/bound_ranges.h"
 #include "rules/rule_literals.h"
 
@@ -98,7 +99,7 @@ Result<TableCheck> LoadTableCheck(const YamlContext& ctx, const Field& item,
   if (!metric.has_value()) {
     return UnknownKey(ctx, metric_field,
                       {"row_count", "null_fraction", "distinct_count", "mean", "stddev", "sum",
-                       "min", "max", "quantile"});
+                       "min", "max", "quantile", "anomaly"});
   }
   TableCheck check;
   check.metric = *metric;
@@ -166,11 +167,18 @@ Result<TableCheck> LoadTableCheck(const YamlContext& ctx, const Field& item,
 }  // namespace
 
 Result<std::vector<TableCheck>> LoadTableChecks(const YamlContext& ctx, const Field& table,
-                                                const std::vector<ColumnRule>& columns) {
+                                                const std::vector<ColumnRule>& columns,
+                                                std::vector<AnomalyCheck>* anomalies) {
   std::vector<TableCheck> checks;
   if (table.node.IsNull()) return checks;
   ASSIGN_OR_RETURN(std::vector<Field> items, ListItems(ctx, table, "a list of table checks"));
   for (const Field& item : items) {
+    if (item.node.IsMap() && item.node.size() == 1 && item.node.begin()->first.Scalar() == "anomaly") {
+      ASSIGN_OR_RETURN(std::vector<Field> only, MapFields(ctx, item));
+      ASSIGN_OR_RETURN(AnomalyCheck anomaly, LoadAnomalyCheck(ctx, only[0], columns));
+      anomalies->push_back(std::move(anomaly));
+      continue;
+    }
     ASSIGN_OR_RETURN(TableCheck check, LoadTableCheck(ctx, item, columns));
     checks.push_back(std::move(check));
   }

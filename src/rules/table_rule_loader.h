@@ -15,7 +15,9 @@
 
 namespace griffin::rules_internal {
 
+// `anomaly:` items (rules/anomaly_check_loader.h) go to `anomalies`.
 Result<std::vector<TableCheck>> LoadTableChecks(const YamlContext& ctx, const Field& table,
-                                                const std::vector<ColumnRule>& columns);
+                                                const std::vector<ColumnRule>& columns,
+                                                std::vector<AnomalyCheck>* anomalies);
 
 }  // namespace griffin::rules_internal

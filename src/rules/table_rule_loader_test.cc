@@ -64,7 +64,7 @@ TEST(TableChecks, Errors) {
             "r.yaml:10: table[0].mean.column: column 'amount' is not declared in columns:");
   EXPECT_EQ(BodyError(head + "  - median: {column: x, min: 1}\n"),
             "r.yaml:10: table[0].median: unknown key (expected one of: row_count, null_fraction, "
-            "distinct_count, mean, stddev, sum, min, max, quantile)");
+            "distinct_count, mean, stddev, sum, min, max, quantile, anomaly)");
   EXPECT_EQ(BodyError(head + "  - quantile: {column: x, q: 1.5, max: 1}\n"),
             "r.yaml:10: table[0].quantile.q: must be between 0 and 1, found 1.5");
   EXPECT_EQ(BodyError(head + "  - mean: {column: x, q: 0.5, max: 1}\n"),

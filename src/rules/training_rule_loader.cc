@@ -15,14 +15,6 @@ constexpr int64_t kMaxSpikeWindow = 100000;
 // min_history when not given: enough values for a meaningful sample sd.
 constexpr int64_t kDefaultMinHistory = 10;
 
-Result<int64_t> ReadWholeNumber(const YamlContext& ctx, const Field& field, int64_t low, int64_t high) {
-  std::optional<int64_t> value;
-  if (field.node.IsScalar()) value = ParseInt64(field.node.Scalar());
-  if (!value.has_value() || *value < low || *value > high) {
-    return ctx.Error(field, "expected a whole number from " + std::to_string(low) + " to " + std::to_string(high));
-  }
-  return *value;
-}
 
 Result<double> ReadFiniteNumber(const YamlContext& ctx, const Field& field) {
   constexpr double kMax = std::numeric_limits<double>::max();

@@ -142,6 +142,15 @@ std::string NumberText(const std::string& scalar) {
   return scalar;
 }
 
+Result<int64_t> ReadWholeNumber(const YamlContext& ctx, const Field& field, int64_t low, int64_t high) {
+  std::optional<int64_t> value;
+  if (field.node.IsScalar()) value = ParseInt64(field.node.Scalar());
+  if (!value.has_value() || *value < low || *value > high) {
+    return ctx.Error(field, "expected a whole number from " + std::to_string(low) + " to " + std::to_string(high));
+  }
+  return *value;
+}
+
 Result<double> ReadNumberInRange(const YamlContext& ctx, const Field& field, double low,
                                  double high) {
   std::optional<double> value;

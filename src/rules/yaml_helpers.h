@@ -91,6 +91,9 @@ Result<bool> ReadBool(const YamlContext& ctx, const Field& field);
 Result<double> ReadNumberInRange(const YamlContext& ctx, const Field& field, double low,
                                  double high);
 
+// A whole number within [low, high].
+Result<int64_t> ReadWholeNumber(const YamlContext& ctx, const Field& field, int64_t low, int64_t high);
+
 // error | warn.
 Result<Severity> ReadSeverity(const YamlContext& ctx, const Field& field);
 

@@ -17,15 +17,6 @@ namespace {
 using rules_internal::Field;
 using rules_internal::YamlContext;
 
-Result<int64_t> ReadCount(const YamlContext& ctx, const Field& field, int64_t low, int64_t high) {
-  std::optional<int64_t> value;
-  if (field.node.IsScalar()) value = ParseInt64(field.node.Scalar());
-  if (!value || *value < low || *value > high) {
-    return ctx.Error(field, "expected a whole number from " + std::to_string(low) + " to " + std::to_string(high));
-  }
-  return *value;
-}
-
 Result<std::array<uint8_t, 32>> ReadDigest(const YamlContext& ctx, const Field& field) {
   ASSIGN_OR_RETURN(std::string hex, rules_internal::ReadString(ctx, field));
   std::array<uint8_t, 32> digest{};
@@ -101,20 +92,20 @@ Status ReadLimits(const YamlContext& ctx, const Field& field, ServiceLimits* lim
   for (const Field& entry : entries) {
     const std::string& k = entry.key;
     if (k == "max_body_bytes") {
-      ASSIGN_OR_RETURN(limits->max_body_bytes, ReadCount(ctx, entry, 1024, int64_t{1} << 40));
+      ASSIGN_OR_RETURN(limits->max_body_bytes, rules_internal::ReadWholeNumber(ctx, entry, 1024, int64_t{1} << 40));
     } else if (k == "request_timeout_s") {
       ASSIGN_OR_RETURN(limits->request_timeout_s, rules_internal::ReadNumberInRange(ctx, entry, 0.01, 86400));
     } else if (k == "max_concurrent") {
-      ASSIGN_OR_RETURN(int64_t n, ReadCount(ctx, entry, 1, 100000));
+      ASSIGN_OR_RETURN(int64_t n, rules_internal::ReadWholeNumber(ctx, entry, 1, 100000));
       limits->max_concurrent = static_cast<int>(n);
     } else if (k == "http_threads") {
-      ASSIGN_OR_RETURN(int64_t n, ReadCount(ctx, entry, 1, 4096));
+      ASSIGN_OR_RETURN(int64_t n, rules_internal::ReadWholeNumber(ctx, entry, 1, 4096));
       limits->http_threads = static_cast<int>(n);
     } else if (k == "max_queued_connections") {
-      ASSIGN_OR_RETURN(int64_t n, ReadCount(ctx, entry, 1, 1000000));
+      ASSIGN_OR_RETURN(int64_t n, rules_internal::ReadWholeNumber(ctx, entry, 1, 1000000));
       limits->max_queued_connections = static_cast<int>(n);
     } else if (k == "max_connections") {
-      ASSIGN_OR_RETURN(int64_t n, ReadCount(ctx, entry, 1, 1000000));
+      ASSIGN_OR_RETURN(int64_t n, rules_internal::ReadWholeNumber(ctx, entry, 1, 1000000));
       limits->max_connections = static_cast<int>(n);
     } else if (k == "header_timeout_s") {
       ASSIGN_OR_RETURN(limits->header_timeout_s, rules_internal::ReadNumberInRange(ctx, entry, 0.01, 3600));
@@ -123,11 +114,11 @@ Status ReadLimits(const YamlContext& ctx, const Field& field, ServiceLimits* lim
     } else if (k == "shutdown_grace_s") {
       ASSIGN_OR_RETURN(limits->shutdown_grace_s, rules_internal::ReadNumberInRange(ctx, entry, 0, 3600));
     } else if (k == "batch_cache") {
-      ASSIGN_OR_RETURN(limits->batch_cache, ReadCount(ctx, entry, 0, kMaxInt));
+      ASSIGN_OR_RETURN(limits->batch_cache, rules_internal::ReadWholeNumber(ctx, entry, 0, kMaxInt));
     } else if (k == "telemetry_series") {
-      ASSIGN_OR_RETURN(limits->telemetry_series, ReadCount(ctx, entry, 1, kMaxInt));
+      ASSIGN_OR_RETURN(limits->telemetry_series, rules_internal::ReadWholeNumber(ctx, entry, 1, kMaxInt));
     } else if (k == "validate_threads") {
-      ASSIGN_OR_RETURN(int64_t n, ReadCount(ctx, entry, 1, 1024));
+      ASSIGN_OR_RETURN(int64_t n, rules_internal::ReadWholeNumber(ctx, entry, 1, 1024));
       limits->validate_threads = static_cast<int>(n);
     } else if (k == "reload_interval_s") {
       ASSIGN_OR_RETURN(limits->reload_interval_s, rules_internal::ReadNumberInRange(ctx, entry, 0.01, 3600));

@@ -114,6 +114,14 @@ struct RuleVersionRecord {
   int64_t runs = 0;              // runs that used it
 };
 
+// One run's value of a metric (anomaly checks, history/anomaly_checks.h).
+struct MetricPoint {
+  std::string run_id;
+  int64_t version = 0;           // the run's number in its dataset
+  std::string started_at;
+  double value = 0;
+};
+
 // Run ids that start with a prefix (griffin show accepts a unique prefix).
 struct RunIdMatches {
   int64_t count = 0;                  // every match
@@ -148,6 +156,14 @@ class RunStore {
   // The newest complete run of `dataset` that passed and has a stored
   // profile; nullopt when there is none.
   virtual Result<std::optional<std::string>> LastPassedRunWithProfile(const std::string& dataset) = 0;
+  // A metric's values in the newest complete runs of `dataset` that
+  // recorded it, newest first; at most `limit`. `column` empty: a run's
+  // "row_count", "bad_rows" or "quality_score"; otherwise that column's
+  // "null_count", "null_fraction", "distinct_count", "mean", "stddev",
+  // "min" or "max" (column_metrics; min/max read as numbers). A run without
+  // the value (a mean of no values, a column it did not profile) is skipped.
+  virtual Result<std::vector<MetricPoint>> MetricHistory(const std::string& dataset, const std::string& column,
+                                                         const std::string& metric, int limit) = 0;
   // Runs (of any dataset and status) whose id starts with `prefix`; at most
   // `limit` ids listed.
   virtual Result<RunIdMatches> FindRunIds(const std::string& prefix, int limit) = 0;

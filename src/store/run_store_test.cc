@@ -256,6 +256,49 @@ TEST_P(RunStoreTest, HistoryIsNewestFirstAndLimited) {
   EXPECT_TRUE(none->empty());
 }
 
+TEST_P(RunStoreTest, MetricHistoryIsNewestFirstOverCompleteRunsWithTheValue) {
+  auto store = OpenOrDie();
+  ASSERT_NE(store, nullptr);
+  for (int i = 1; i <= 4; ++i) {
+    std::string id = std::string("m").append(std::to_string(i));
+    ASSERT_TRUE(store->BeginRun(MakeBegin("orders", id)).ok());
+    FinishRunRequest finish = MakeFinish(id, i);
+    finish.columns[0].column = "amount";   // min "-1.5", max i, mean 0.1, 1000 + i values, no nulls
+    finish.columns[1].column = "country";  // no mean, 1 null
+    if (i == 3) finish.columns[0].mean.reset();
+    ASSERT_TRUE(store->FinishRun(id, finish).ok());
+  }
+  ASSERT_TRUE(store->BeginRun(MakeBegin("orders", "m5")).ok());  // running: never history
+  auto rows = store->MetricHistory("orders", "", "row_count", 3);
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  ASSERT_EQ(rows->size(), 3u);
+  EXPECT_EQ((*rows)[0].run_id, "m4");
+  EXPECT_EQ((*rows)[0].version, 4);
+  EXPECT_EQ((*rows)[0].value, 1004);
+  EXPECT_EQ((*rows)[2].value, 1002);
+  auto score = store->MetricHistory("orders", "", "quality_score", 10);
+  ASSERT_TRUE(score.ok());
+  ASSERT_EQ(score->size(), 4u);
+  EXPECT_DOUBLE_EQ((*score)[0].value, 0.5 + 4.0 / 1024.0);
+  auto mean = store->MetricHistory("orders", "amount", "mean", 10);  // m3 has none
+  ASSERT_TRUE(mean.ok()) << mean.status().message();
+  ASSERT_EQ(mean->size(), 3u);
+  EXPECT_EQ((*mean)[1].run_id, "m2");
+  EXPECT_DOUBLE_EQ((*mean)[1].value, 0.1);
+  auto max = store->MetricHistory("orders", "amount", "max", 10);
+  ASSERT_TRUE(max.ok());
+  ASSERT_EQ(max->size(), 4u);
+  EXPECT_EQ((*max)[0].value, 4);
+  auto nulls = store->MetricHistory("orders", "country", "null_fraction", 1);
+  ASSERT_TRUE(nulls.ok());
+  ASSERT_EQ(nulls->size(), 1u);
+  EXPECT_DOUBLE_EQ((*nulls)[0].value, 1.0 / 1005.0);
+  auto none = store->MetricHistory("orders", "country", "mean", 10);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  EXPECT_FALSE(store->MetricHistory("orders", "", "sum", 10).ok());
+}
+
 TEST_P(RunStoreTest, ReportJsonIsAbsentForUnknownOrUnfinishedRuns) {
   auto store = OpenOrDie();
   ASSERT_NE(store, nullptr);

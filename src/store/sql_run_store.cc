@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "util/base64.h"
+#include "util/value_parse.h"
 
 namespace griffin {
 namespace {
@@ -271,6 +272,71 @@ Result<std::optional<std::string>> SqlRunStore::LastPassedRunWithProfile(const s
                                            {Text(dataset)}));
   if (rows.empty()) return std::optional<std::string>();
   return rows[0][0];
+}
+
+namespace {
+
+// The value of a column metric from a column_metrics row's value_count,
+// null_count, mean, stddev, distinct_count, min_value and max_value (from
+// index 3 on); nullopt when the run has none.
+std::optional<double> ColumnMetricValue(const SqlRow& row, const std::string& metric) {
+  const auto number = [&](size_t index) -> std::optional<double> {
+    if (!row[index]) return std::nullopt;
+    return ParseFloat64(*row[index]);
+  };
+  if (metric == "null_count") return number(4);
+  if (metric == "null_fraction") {
+    const double values = ParseDouble(row[3]), nulls = ParseDouble(row[4]);
+    if (values + nulls <= 0) return std::nullopt;
+    return nulls / (values + nulls);
+  }
+  if (metric == "mean") return number(5);
+  if (metric == "stddev") return number(6);
+  if (metric == "distinct_count") return number(7);
+  if (metric == "min") return number(8);
+  if (metric == "max") return number(9);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<std::vector<MetricPoint>> SqlRunStore::MetricHistory(const std::string& dataset, const std::string& column,
+                                                            const std::string& metric, int limit) {
+  std::vector<MetricPoint> points;
+  if (limit <= 0) return points;
+  if (column.empty()) {
+    const char* value = metric == "row_count" ? "r.rows" : metric == "bad_rows" ? "r.bad_rows"
+                        : metric == "quality_score" ? "r.quality_score" : nullptr;
+    if (value == nullptr) return conn_->Error("unknown run metric '" + metric + "'");
+    ASSIGN_OR_RETURN(auto rows, conn_->Query(std::string("SELECT r.run_id, r.version, r.started_at, ") + value +
+                                                 " FROM runs r WHERE r.dataset = $1 AND r.status = 'complete'"
+                                                 " ORDER BY r.version DESC LIMIT $2",
+                                             {Text(dataset), Int(limit)}));
+    for (const SqlRow& row : rows) {
+      if (!row[3]) continue;
+      points.push_back({row[0].value_or(""), ParseInt(row[1]), row[2].value_or(""), ParseDouble(row[3])});
+    }
+    return points;
+  }
+  // Runs that profiled the column and have the value.
+  const std::string has_value = metric == "mean"            ? " AND m.mean IS NOT NULL"
+                                : metric == "stddev"        ? " AND m.stddev IS NOT NULL"
+                                : metric == "min"           ? " AND m.min_value IS NOT NULL"
+                                : metric == "max"           ? " AND m.max_value IS NOT NULL"
+                                : metric == "null_fraction" ? " AND m.value_count + m.null_count > 0"
+                                                            : "";
+  ASSIGN_OR_RETURN(auto rows,
+                   conn_->Query("SELECT r.run_id, r.version, r.started_at, m.value_count, m.null_count, m.mean,"
+                                " m.stddev, m.distinct_count, m.min_value, m.max_value"
+                                " FROM runs r JOIN column_metrics m ON m.run_id = r.run_id AND m.column_name = $2"
+                                " WHERE r.dataset = $1 AND r.status = 'complete'" + has_value +
+                                " ORDER BY r.version DESC LIMIT $3",
+                                {Text(dataset), Text(column), Int(limit)}));
+  for (const SqlRow& row : rows) {
+    std::optional<double> value = ColumnMetricValue(row, metric);
+    if (value) points.push_back({row[0].value_or(""), ParseInt(row[1]), row[2].value_or(""), *value});
+  }
+  return points;
 }
 
 Result<RunIdMatches> SqlRunStore::FindRunIds(const std::string& prefix, int limit) {

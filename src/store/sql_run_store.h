@@ -34,6 +34,8 @@ class SqlRunStore : public RunStore {
   Result<std::optional<std::string>> ReportJson(const std::string& run_id) override;
   Result<std::optional<std::string>> RunProfile(const std::string& run_id) override;
   Result<std::optional<std::string>> LastPassedRunWithProfile(const std::string& dataset) override;
+  Result<std::vector<MetricPoint>> MetricHistory(const std::string& dataset, const std::string& column,
+                                                 const std::string& metric, int limit) override;
   Result<RunIdMatches> FindRunIds(const std::string& prefix, int limit) override;
   Result<std::vector<RuleVersionRecord>> RuleVersions(const std::string& dataset) override;
   Result<std::optional<std::string>> CachedSchema(const SchemaCacheKey& key) override;
