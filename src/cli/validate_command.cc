@@ -1,10 +1,12 @@
 #include "cli/validate_command.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -30,6 +32,7 @@
 #include "sinks/output_guard.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
+#include "util/byte_size.h"
 #include "util/count_of.h"
 
 namespace griffin {
@@ -61,6 +64,8 @@ Status RefuseOutputsOverRunFiles(const ValidateArgs& args, const std::vector<std
 
 // Everything a run needs before it reads data; errors here are exit 2 or 3.
 struct PreparedRun {
+  int64_t memory_limit = 0;
+  std::string tmp_dir;
   RuleSet rules;
   std::shared_ptr<const Plan> plan;
   ReadOptions read_options;
@@ -84,6 +89,19 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   if (!args.html_path.empty() && (args.html_path == args.clean_path || args.html_path == args.quarantine_path))
     return Status::UsageError("--html must be another file than --clean and --quarantine");
   PreparedRun prepared;
+  auto memory_limit = ParseByteSize(args.memory_limit);
+  if (!memory_limit.ok()) return Status::UsageError("--memory-limit: " + memory_limit.status().message());
+  prepared.memory_limit = *memory_limit;
+  prepared.tmp_dir = args.tmp_dir;
+  if (!prepared.tmp_dir.empty()) {
+    struct stat info;
+    if (::stat(prepared.tmp_dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) ||
+        ::access(prepared.tmp_dir.c_str(), W_OK | X_OK) != 0)
+      return Status::UsageError("--tmp-dir " + prepared.tmp_dir + ": not a writable directory");
+  } else {
+    const char* tmpdir = std::getenv("TMPDIR");
+    prepared.tmp_dir = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
+  }
   ASSIGN_OR_RETURN(prepared.rules, LoadRuleFile(args.rules_path));
   const int64_t now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
                                  std::chrono::system_clock::now().time_since_epoch()).count();
@@ -241,6 +259,8 @@ int RunValidateCommand(const ValidateArgs& args) {
   RunOptions run_options;
   run_options.threads = args.threads;
   run_options.max_violations = args.max_violations;
+  run_options.memory_limit = prepared->memory_limit;
+  run_options.tmp_dir = prepared->tmp_dir;
   run_options.progress = [&progress](const Progress& p) { progress.Update(p); };
   run_options.profile_columns = ticket.has_value();
   run_options.profile_table = true;  // the drift-checked columns, if any
@@ -355,6 +375,12 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
                   "its values should be literals)");
   cmd->add_option("--query", args->query, "Database inputs: validate the result of this SELECT instead of a table");
   cmd->add_flag("--no-progress", args->no_progress, "Never draw the progress line on a terminal");
+  cmd->add_option("--memory-limit", args->memory_limit,
+                  "Memory for unique and distinct_count state (512MB, 2G; 0: no limit); past it they spill "
+                  "hash partitions to --tmp-dir and finish with one more pass (same report, plus \"spill\")")
+      ->capture_default_str();
+  cmd->add_option("--tmp-dir", args->tmp_dir,
+                  "Where spilled state goes (default $TMPDIR, else /tmp); its files have no name, so nothing is left behind");
   cmd->footer(
       "\nExit status: 0 passed, 1 failed its checks, 2 rule file or command line wrong, 3 input unreadable.\n"
       "\nExamples:\n"

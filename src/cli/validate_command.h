@@ -34,6 +34,8 @@ struct ValidateArgs {
   bool tag_version = false;
   std::string where;  // --where: overrides source.where
   std::string query;  // --query: a database source reads its result instead of a table
+  std::string memory_limit = "512MB";  // --memory-limit: unique/distinct state before it spills
+  std::string tmp_dir;                 // --tmp-dir: where spills go (default $TMPDIR, else /tmp)
 };
 
 // Adds the `validate` subcommand to `app`, filling `args` when parsed.

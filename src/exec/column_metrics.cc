@@ -1,6 +1,7 @@
 #include "exec/column_metrics.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -9,6 +10,18 @@
 #include "exec/column_kernels.h"
 
 namespace griffin {
+namespace {
+
+// A spilled distinct key's record: hash (8), length (4), bytes.
+void SpillKey(KeySpill* spill, uint64_t hash, std::string_view key, std::string* record) {
+  record->assign(reinterpret_cast<const char*>(&hash), 8);
+  const uint32_t length = static_cast<uint32_t>(key.size());
+  record->append(reinterpret_cast<const char*>(&length), 4);
+  record->append(key);
+  spill->Append(hash, *record);
+}
+
+}  // namespace
 
 ColumnMetrics::ColumnMetrics(ValueType type, MetricNeeds needs) : type_(type), needs_(needs) {
   if (needs.distinct) distinct_ = std::make_unique<UniqueSet>();
@@ -33,7 +46,7 @@ void ColumnMetrics::AddValue(double x) {
 }
 
 void ColumnMetrics::AddBatch(const TypedColumn& column, const uint8_t* malformed) {
-  std::string key;
+  std::string key, record;
   for (int64_t r = 0; r < column.num_rows; ++r) {
     if (malformed && malformed[r]) continue;
     if (!column.valid[r]) {
@@ -71,9 +84,40 @@ void ColumnMetrics::AddBatch(const TypedColumn& column, const uint8_t* malformed
     if (distinct_) {
       key.clear();
       AppendValueKey(column, r, &key);
-      distinct_->InsertOrFind(XXH3_64bits(key.data(), key.size()), key, 0);
+      const uint64_t hash = XXH3_64bits(key.data(), key.size());
+      if (distinct_spill_) SpillKey(distinct_spill_.get(), hash, key, &record);
+      else distinct_->InsertOrFind(hash, key, 0);
     }
   }
+}
+
+void ColumnMetrics::SpillDistinct(std::unique_ptr<KeySpill> spill) {
+  distinct_spill_ = std::move(spill);
+  std::string record;
+  distinct_->ForEach([&](uint64_t hash, std::string_view key, int64_t) { SpillKey(distinct_spill_.get(), hash, key, &record); });
+  distinct_ = std::make_unique<UniqueSet>();  // empty: the keys are on disk
+}
+
+Status ColumnMetrics::FinishDistinctSpill() {
+  if (!distinct_spill_ || spilled_distinct_ >= 0) return Status::OK();
+  RETURN_IF_ERROR(distinct_spill_->status());
+  int64_t count = 0;
+  for (int p = 0; p < KeySpill::kPartitions; ++p) {
+    ASSIGN_OR_RETURN(std::string bytes, distinct_spill_->Read(p));
+    distinct_spill_->Drop(p);
+    UniqueSet set;
+    for (size_t at = 0; at < bytes.size();) {
+      uint64_t hash;
+      uint32_t length;
+      std::memcpy(&hash, bytes.data() + at, 8);
+      std::memcpy(&length, bytes.data() + at + 8, 4);
+      set.InsertOrFind(hash, std::string_view(bytes.data() + at + 12, length), 0);
+      at += 12 + length;
+    }
+    count += set.size();
+  }
+  spilled_distinct_ = count;
+  return Status::OK();
 }
 
 double ColumnMetrics::sum() const {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "exec/key_spill.h"
 #include "exec/quantile_sketch.h"
 #include "util/byte_codec.h"
 #include "exec/typed_column.h"
@@ -43,8 +44,19 @@ class ColumnMetrics {
   std::optional<double> max_float() const { return count_ ? std::optional(max_f_) : std::nullopt; }
   std::optional<int64_t> min_int() const { return count_ ? std::optional(min_i_) : std::nullopt; }
   std::optional<int64_t> max_int() const { return count_ ? std::optional(max_i_) : std::nullopt; }
-  int64_t distinct() const { return distinct_ ? distinct_->size() : 0; }
+  int64_t distinct() const { return spilled_distinct_ >= 0 ? spilled_distinct_ : distinct_ ? distinct_->size() : 0; }
   bool has_exact_distinct() const { return distinct_ != nullptr; }
+
+  // The distinct keys' bytes in memory (0 once spilled).
+  int64_t distinct_memory_bytes() const { return distinct_ && !distinct_spill_ ? distinct_->memory_bytes() : 0; }
+  // From now on the distinct keys go to `spill` (the run passed its memory
+  // limit): the keys held so far are written there and their memory freed.
+  // Not for a state that is serialized or merged (partial states).
+  void SpillDistinct(std::unique_ptr<KeySpill> spill);
+  // The spill, when SpillDistinct was called (its status, its bytes).
+  const KeySpill* distinct_spill() const { return distinct_spill_.get(); }
+  // Counts the spilled keys, one partition at a time: distinct() is exact again.
+  Status FinishDistinctSpill();
   std::optional<double> quantile_float(double q) const;
   std::optional<int64_t> quantile_int(double q) const;
   ValueType type() const { return type_; }
@@ -71,6 +83,8 @@ class ColumnMetrics {
   double min_f_ = 0, max_f_ = 0;
   int64_t min_i_ = 0, max_i_ = 0;
   std::unique_ptr<UniqueSet> distinct_;
+  std::unique_ptr<KeySpill> distinct_spill_;  // set once the distinct keys spilled
+  int64_t spilled_distinct_ = -1;             // FinishDistinctSpill's count
   std::unique_ptr<QuantileSketch<double>> quantile_f_;
   std::unique_ptr<QuantileSketch<int64_t>> quantile_i_;
 };

@@ -34,6 +34,34 @@ TEST(ColumnMetricsTest, MomentsExtremesNulls) {
   EXPECT_EQ(*metrics.quantile_float(0.5), 2);
 }
 
+TEST(ColumnMetricsTest, SpilledDistinctCountIsExact) {
+  MetricNeeds needs;
+  needs.distinct = true;
+  ColumnMetrics in_memory(ValueType::kFloat64, needs), spilled(ValueType::kFloat64, needs);
+  std::vector<double> values;
+  for (int i = 0; i < 5000; ++i) values.push_back((i * 7919) % 1500 + (i % 3 == 0 ? 0.5 : 0.0));
+  values.push_back(-0.0);  // one key with 0.0
+  values.push_back(0.0);
+  values.push_back(std::nan(""));
+  values.push_back(-std::nan(""));  // one NaN
+  const std::vector<uint8_t> valid(values.size(), 1);
+  const TypedColumn column = Floats(values, valid);
+  in_memory.AddBatch(column, nullptr);
+  spilled.AddBatch(Floats({1, 2, 3}, {1, 1, 1}), nullptr);
+  in_memory.AddBatch(Floats({1, 2, 3}, {1, 1, 1}), nullptr);
+  EXPECT_GT(spilled.distinct_memory_bytes(), 0);
+  auto files = KeySpill::Open(::testing::TempDir());
+  ASSERT_TRUE(files.ok()) << files.status().message();
+  spilled.SpillDistinct(std::move(*files));
+  EXPECT_EQ(spilled.distinct_memory_bytes(), 0);
+  spilled.AddBatch(column, nullptr);
+  ASSERT_TRUE(spilled.FinishDistinctSpill().ok());
+  EXPECT_TRUE(spilled.has_exact_distinct());
+  EXPECT_EQ(spilled.distinct(), in_memory.distinct());
+  EXPECT_GT(spilled.distinct(), 1500);
+  EXPECT_GT(spilled.distinct_spill()->bytes(), 0);
+}
+
 TEST(ColumnMetricsTest, NanPropagates) {
   MetricNeeds needs;
   needs.moments = needs.extremes = true;

@@ -40,7 +40,8 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   BatchEvaluator evaluator(plan, options.profile_columns, options.profile_table);
   Merger merger(plan,
                 MergerOptions{options.max_violations, options.known_schema_errors, options.prior_unique,
-                              options.row_offset, options.partial_state != nullptr},
+                              options.row_offset, options.partial_state != nullptr, options.memory_limit,
+                              options.tmp_dir},
                 options.on_rows);
   const int64_t max_in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 1;
   Status failure;
@@ -113,6 +114,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   }
   if (!failure.ok()) return failure;
   if (options.partial_state) *options.partial_state = PartialState::Serialize(merger, source.is_text());
+  RETURN_IF_ERROR(merger.FinishSpills());
   Report report = merger.Finish(source.is_text());
   report.griffin_version = GRIFFIN_VERSION;
   report.threads = threads;

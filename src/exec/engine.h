@@ -64,6 +64,10 @@ struct RunOptions {
   // When set, receives the run's partial state (src/exec/partial_state.h)
   // before the report is finished.
   std::string* partial_state = nullptr;
+  // The bytes `unique` and exact `distinct_count` states may hold before they
+  // spill to unnamed files under tmp_dir (MergerOptions::memory_limit); 0: no limit.
+  int64_t memory_limit = 0;
+  std::string tmp_dir;
 };
 
 // Errors: input errors (exit 3) from reading/decoding, rule errors (exit 2)

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "exec/column_kernels.h"
+#include "exec/open_addressing.h"
 #include "exec/violation_messages.h"
 #include "report/json_writer.h"
 #include "util/value_parse.h"
@@ -84,13 +86,17 @@ Merger::Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsu
       schema_errors_(std::move(options.known_schema_errors)),
       row_consumer_(std::move(row_consumer)),
       row_offset_(options.row_offset),
-      keep_partial_(options.keep_partial_state) {
+      keep_partial_(options.keep_partial_state),
+      memory_limit_(options.memory_limit),
+      tmp_dir_(std::move(options.tmp_dir)) {
+  unique_may_spill_ = memory_limit_ > 0 && !row_consumer_ && prior_unique_ == nullptr && !keep_partial_;
   const size_t num_checks = plan_->checks().size();
   evaluated_.assign(num_checks, 0);
   violations_.assign(num_checks, 0);
   listed_.assign(num_checks, 0);
   unique_sets_.resize(num_checks);
   int_sets_.resize(num_checks);
+  unique_spills_.resize(num_checks);
   column_checks_.assign(num_checks, nullptr);
   check_slot_.assign(num_checks, -1);
   const auto& columns = plan_->columns();
@@ -123,6 +129,12 @@ Merger::Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsu
 void Merger::ReserveForRows(int64_t expected_rows) {
   constexpr int64_t kMaxReserve = int64_t{1} << 26;
   expected_rows = std::min(expected_rows, kMaxReserve);
+  if (memory_limit_ > 0) {  // tables of half the limit at most, all together (16-byte slots, load 3/4)
+    int64_t sets = 0;
+    for (size_t c = 0; c < unique_sets_.size(); ++c) sets += unique_sets_[c] || int_sets_[c];
+    for (auto& metrics : metrics_) sets += metrics && metrics->has_exact_distinct();
+    expected_rows = std::min(expected_rows, memory_limit_ / 2 / 16 * 3 / 4 / std::max<int64_t>(1, sets));
+  }
   for (auto& set : unique_sets_)
     if (set) set->Reserve(expected_rows);
   for (auto& set : int_sets_)
@@ -131,15 +143,46 @@ void Merger::ReserveForRows(int64_t expected_rows) {
     if (metrics) metrics->ReserveDistinct(expected_rows);
 }
 
+namespace {
+
+// Appends the batch's keys of a spilled check (`slot`: its column, -1 for
+// a row tuple; `numeric`: the keys are NumericKey's), with their values as
+// read, in row order.
+void SpillUniqueKeys(const BatchResult& result, const UniqueKeys& keys, int64_t base, int slot, bool numeric,
+                     UniqueSpill* spill) {
+  const TypedColumn* column = slot >= 0 ? &result.columns[slot] : nullptr;
+  char scratch[8];
+  for (size_t k = 0; k < keys.rows.size(); ++k) {
+    const int32_t row = keys.rows[k];
+    const ValueView value = slot >= 0 ? ViewValue(*result.batch, result.input_column[slot], row) : ValueView::Null();
+    if (numeric) {
+      const uint64_t key = NumericKey(*column, row);
+      spill->Add(Mix64(key), std::string_view(reinterpret_cast<const char*>(&key), 8), base + row, value);
+    } else {
+      spill->Add(keys.hashes[k], column ? ValueKey(*column, row, scratch) : std::string_view(keys.keys[k]),
+                 base + row, value);
+    }
+  }
+}
+
+}  // namespace
+
 void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
                          std::vector<int32_t>* new_firsts) {
   constexpr size_t kPrefetchDistance = 8;  // slots are random: fetch ahead
   if (keep_partial_) batch_dup_keys_.assign(unique_sets_.size(), {});
   for (size_t c = 0; c < unique_sets_.size(); ++c) {
-    if (!unique_sets_[c] && !int_sets_[c]) continue;
+    if (!unique_sets_[c] && !int_sets_[c] && !unique_spills_[c]) continue;
     const UniqueKeys& keys = result.unique_keys[c];
     CheckBatchResult& check = result.checks[c];
     check.rows.clear();
+    if (unique_spills_[c]) {  // decided by FinishSpills
+      const int slot = check_slot_[c];
+      SpillUniqueKeys(result, keys, base, slot, slot >= 0 && plan_->columns()[slot].type != ValueType::kString,
+                      unique_spills_[c].get());
+      check.violations = 0;
+      continue;
+    }
     auto& firsts = (*first_rows)[c];
     const bool error = plan_->checks()[c].options.severity == Severity::kError;
     const size_t count = keys.rows.size();
@@ -278,6 +321,138 @@ Status Merger::Merge(BatchResult& result) {
   for (int64_t r = 0; r < batch.num_rows; ++r) bad_rows += result.bad[r];
   bad_rows_ += bad_rows;
   rows_ += batch.num_rows;
+  if (memory_limit_ <= 0) return Status::OK();
+  if (spill_start_row_ >= 0) RecordBadBits(result.bad.data(), batch.num_rows);
+  return SpillIfOverLimit();
+}
+
+int64_t Merger::StateBytes() const {
+  int64_t bytes = 0;
+  for (size_t c = 0; c < unique_sets_.size(); ++c) {
+    if (unique_sets_[c]) bytes += unique_sets_[c]->memory_bytes();
+    if (int_sets_[c]) bytes += int_sets_[c]->memory_bytes();
+  }
+  for (const auto& metrics : metrics_)
+    if (metrics) bytes += metrics->distinct_memory_bytes();
+  return bytes;
+}
+
+Status Merger::SpillIfOverLimit() {
+  for (const auto& spill : unique_spills_)
+    if (spill) RETURN_IF_ERROR(spill->status());
+  for (const auto& metrics : metrics_)
+    if (metrics && metrics->distinct_spill()) RETURN_IF_ERROR(metrics->distinct_spill()->status());
+  int64_t total = StateBytes();
+  while (total > memory_limit_) {
+    int64_t largest = 0;
+    size_t check = SIZE_MAX, slot = SIZE_MAX;
+    if (unique_may_spill_) {
+      for (size_t c = 0; c < unique_sets_.size(); ++c) {
+        const int64_t bytes = unique_sets_[c] ? unique_sets_[c]->memory_bytes()
+                              : int_sets_[c]  ? int_sets_[c]->memory_bytes()
+                                              : 0;
+        if (bytes > largest) largest = bytes, check = c;
+      }
+    }
+    if (!keep_partial_) {
+      for (size_t s = 0; s < metrics_.size(); ++s) {
+        const int64_t bytes = metrics_[s] ? metrics_[s]->distinct_memory_bytes() : 0;
+        if (bytes > largest) largest = bytes, slot = s, check = SIZE_MAX;
+      }
+    }
+    if (largest == 0) break;  // nothing left that may spill
+    ASSIGN_OR_RETURN(std::unique_ptr<KeySpill> files, KeySpill::Open(tmp_dir_));
+    if (check != SIZE_MAX) SpillUnique(check, std::move(files));
+    else metrics_[slot]->SpillDistinct(std::move(files));
+    total = StateBytes();
+  }
+  return Status::OK();
+}
+
+void Merger::SpillUnique(size_t c, std::unique_ptr<KeySpill> files) {
+  auto spill = std::make_unique<UniqueSpill>(std::move(files));
+  if (int_sets_[c]) {
+    int_sets_[c]->ForEach([&](uint64_t key, int64_t first) {
+      spill->AddFirst(Mix64(key), std::string_view(reinterpret_cast<const char*>(&key), 8), first);
+    });
+    int_sets_[c].reset();
+  } else {
+    unique_sets_[c]->ForEach(
+        [&](uint64_t hash, std::string_view key, int64_t first) { spill->AddFirst(hash, key, first); });
+    unique_sets_[c].reset();
+  }
+  unique_spills_[c] = std::move(spill);
+  if (spill_start_row_ < 0) spill_start_row_ = row_offset_ + rows_;
+}
+
+void Merger::RecordBadBits(const uint8_t* bad, int64_t rows) {
+  bad_bits_.resize(static_cast<size_t>((bad_bits_rows_ + rows + 63) / 64), 0);
+  for (int64_t r = 0; r < rows; ++r, ++bad_bits_rows_)
+    if (bad[r]) bad_bits_[bad_bits_rows_ >> 6] |= uint64_t{1} << (bad_bits_rows_ & 63);
+}
+
+void Merger::MarkBadAfterSpill(int64_t row) {
+  const int64_t i = row - spill_start_row_;
+  uint64_t& word = bad_bits_[static_cast<size_t>(i >> 6)];
+  const uint64_t bit = uint64_t{1} << (i & 63);
+  if (word & bit) return;
+  word |= bit;
+  ++bad_rows_;
+}
+
+Status Merger::FinishSpills() {
+  if (spills_finished_) return Status::OK();
+  spills_finished_ = true;
+  for (const auto& metrics : metrics_)
+    if (metrics) RETURN_IF_ERROR(metrics->FinishDistinctSpill());
+  bool listed_more = false;
+  for (size_t c = 0; c < unique_spills_.size(); ++c) {
+    if (!unique_spills_[c]) continue;
+    const CheckInfo& info = plan_->checks()[c];
+    const bool error = info.options.severity == Severity::kError;
+    const size_t room = static_cast<size_t>(std::max<int64_t>(0, max_violations_ - listed_[c]));
+    int64_t repeats = 0;
+    std::vector<SpilledRepeat> listed;
+    RETURN_IF_ERROR(unique_spills_[c]->Finish(
+        room,
+        [&](int64_t row) {
+          ++repeats;
+          if (error) MarkBadAfterSpill(row);
+        },
+        &listed));
+    violations_[c] += repeats;
+    listed_[c] += static_cast<int64_t>(listed.size());
+    for (const SpilledRepeat& repeat : listed) {
+      const ValueView value = repeat.View();
+      ViolationReport v;
+      v.row = repeat.row;
+      v.column = info.column;
+      v.check = info.name;
+      v.value = ReportValue(value);
+      v.message = ViolationMessage(*plan_, static_cast<int>(c), column_checks_[c], value, repeat.row, repeat.first_row);
+      violations_list_.push_back(std::move(v));
+      list_positions_.push_back(static_cast<int>(c));
+      listed_more = true;
+    }
+  }
+  if (listed_more) {  // back to the list's order: by row, then check position
+    std::vector<size_t> order(violations_list_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const ViolationReport& x = violations_list_[a];
+      const ViolationReport& y = violations_list_[b];
+      return x.row != y.row ? x.row < y.row : list_positions_[a] < list_positions_[b];
+    });
+    std::vector<ViolationReport> sorted;
+    std::vector<int> positions;
+    sorted.reserve(order.size());
+    for (size_t i : order) {
+      sorted.push_back(std::move(violations_list_[i]));
+      positions.push_back(list_positions_[i]);
+    }
+    violations_list_ = std::move(sorted);
+    list_positions_ = std::move(positions);
+  }
   return Status::OK();
 }
 
@@ -436,6 +611,7 @@ void Merger::CollectViolations(const BatchResult& result, int64_t base,
       here[p.ordinal] = static_cast<int32_t>(violations_list_.size());
     }
     violations_list_.push_back(std::move(v));
+    if (unique_may_spill_) list_positions_.push_back(p.position);
     if (keep_partial_) {
       violation_positions_.push_back(p.position);
       const bool has_key = p.position >= 0 && p.ordinal < batch_dup_keys_[p.position].size();
@@ -602,6 +778,23 @@ Report Merger::Finish(bool text_input) {
   report.profile = table_profile_;
   report.input_rows = input_rows_;
   report.input_schemas = input_schemas_;
+  SpillSummary spill;
+  bool spilled = false;
+  for (size_t c = 0; c < unique_spills_.size(); ++c) {
+    if (!unique_spills_[c]) continue;
+    spilled = true;
+    spill.bytes += unique_spills_[c]->bytes();
+    spill.checks.push_back(plan_->checks()[c].name);
+  }
+  for (size_t slot = 0; slot < metrics_.size(); ++slot) {
+    if (!metrics_[slot] || !metrics_[slot]->distinct_spill()) continue;
+    spilled = true;
+    spill.bytes += metrics_[slot]->distinct_spill()->bytes();
+    for (const TablePlan& table : plan_->table())
+      if (table.column_slot == static_cast<int>(slot) && table.rule->metric == TableMetric::kDistinctCount)
+        spill.checks.push_back(plan_->checks()[table.check_index].name);
+  }
+  if (spilled) report.spill = std::move(spill);
   return report;
 }
 

@@ -17,6 +17,7 @@
 #include "exec/batch_result.h"
 #include "exec/column_metrics.h"
 #include "exec/int_key_set.h"
+#include "exec/unique_spill.h"
 #include "exec/prior_unique_keys.h"
 #include "exec/unique_set.h"
 #include "plan/plan.h"
@@ -41,6 +42,15 @@ struct MergerOptions {
   // the keys of listed unique violations and the unique first occurrences
   // that are not bad. Costs 8 bytes per distinct key of an error `unique`.
   bool keep_partial_state = false;
+  // The bytes the `unique` and exact `distinct_count` states may hold (0: no
+  // limit). Past it the largest states spill their keys to unnamed files
+  // under `tmp_dir` (key_spill.h) and FinishSpills() decides them: the report
+  // is the in-memory path's, plus Report::spill. `unique` states spill only
+  // in a run with no row consumer, no prior keys and no partial state, whose
+  // row verdicts are not needed before the end; `distinct_count` ones in any
+  // run without a partial state.
+  int64_t memory_limit = 0;
+  std::string tmp_dir;
 };
 
 // A unique key as partial states keep it: the 8-byte hash (a numeric
@@ -63,6 +73,12 @@ class Merger {
   // caller's. `text_input`: the input was text (InputSource::is_text), so the
   // report lists the `malformed` check first (also known from text batches).
   Report Finish(bool text_input);
+
+  // Decides what spilled states left open (MergerOptions::memory_limit): the
+  // repeats of spilled `unique` keys (counts, bad rows, the violations list)
+  // and spilled distinct counts. Call after the last Merge, before Finish.
+  // Errors: reading the spill files back.
+  Status FinishSpills();
 
   // Sizes the unique/distinct sets for about `expected_rows` rows, so that a
   // large input does not rehash its way up (the engine estimates it from the
@@ -100,6 +116,16 @@ class Merger {
                          const std::vector<std::vector<int64_t>>& first_rows,
                          const std::vector<std::vector<int32_t>>& listed);
   std::vector<ColumnSummary> ColumnSummaries() const;
+  // The unique/distinct states' bytes in memory.
+  int64_t StateBytes() const;
+  // Spills the largest states while StateBytes() is over the memory limit.
+  Status SpillIfOverLimit();
+  // Moves check c's unique keys to `files`; its later keys go there too.
+  void SpillUnique(size_t c, std::unique_ptr<KeySpill> files);
+  // A row (>= spill_start_row_) found bad by FinishSpills: counted once.
+  void MarkBadAfterSpill(int64_t row);
+  // Appends the batch's bad flags to bad_bits_ (once a unique state spilled).
+  void RecordBadBits(const uint8_t* bad, int64_t rows);
 
   std::shared_ptr<const Plan> plan_;
   int64_t max_violations_;
@@ -132,6 +158,16 @@ class Merger {
   std::vector<std::string> violation_keys_;                  // per entry: a unique check's key (hash + bytes), else ""
   std::vector<std::vector<std::string>> batch_dup_keys_;     // per check: this batch's listed duplicates' keys
   std::vector<int64_t> good_firsts_;                         // rows first in an error `unique`, not bad
+  // Spilling (MergerOptions::memory_limit):
+  int64_t memory_limit_ = 0;
+  std::string tmp_dir_;
+  bool unique_may_spill_ = false;
+  std::vector<std::unique_ptr<UniqueSpill>> unique_spills_;  // per check index, once spilled
+  int64_t spill_start_row_ = -1;                             // the first row after a unique state spilled
+  int64_t bad_bits_rows_ = 0;                                // rows recorded in bad_bits_
+  std::vector<uint64_t> bad_bits_;                           // from spill_start_row_: the row is bad
+  std::vector<int> list_positions_;                          // per violations_list_ entry (when unique may spill)
+  bool spills_finished_ = false;
 };
 
 }  // namespace griffin

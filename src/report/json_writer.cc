@@ -144,6 +144,15 @@ std::string ReportToJson(const Report& report) {
     }
     out += "]";
   }
+  if (report.spill) {
+    out += ",\n  "; Key("spill", &out); out += "{"; Key("bytes", &out); out += std::to_string(report.spill->bytes);
+    out += ", "; Key("checks", &out); out += "[";
+    for (size_t i = 0; i < report.spill->checks.size(); ++i) {
+      if (i) out += ", ";
+      AppendJsonString(report.spill->checks[i], &out);
+    }
+    out += "]}";
+  }
   out += "\n}\n";
   return out;
 }

@@ -81,6 +81,14 @@ struct ColumnSummary {
   bool distinct_exact = false;
 };
 
+// A run whose state passed its memory limit (--memory-limit): the bytes its
+// spilled states wrote to temporary files, and the checks whose state spilled
+// (a `unique` check, or the distinct_count checks of a column).
+struct SpillSummary {
+  int64_t bytes = 0;
+  std::vector<std::string> checks;
+};
+
 struct Report {
   std::string griffin_version;
   std::string run_id;
@@ -113,6 +121,8 @@ struct Report {
   // In the reports too: how each input's schema changed since the last run of
   // the same rules over it ("in.csv: column 'x' added"), from the run store.
   std::vector<std::string> schema_changes;
+  // In the JSON report as "spill", only when the run spilled.
+  std::optional<SpillSummary> spill;
   // Not in the reports: when schema_errors is not empty, how many rows were
   // merged (and handed to a row consumer with their per-check verdicts, some
   // as clean) before the first schema error was known: 0 when it was known

@@ -73,6 +73,14 @@ Result<Report> ReportFromJson(const std::string& json, const std::string& source
   if (field("score_min") && !e.is_null()) report.score_min = Number(e);
   if (field("schema_changes"))
     for (element change : e.get_array()) report.schema_changes.push_back(Text(change));
+  if (field("spill") && e.is_object()) {
+    SpillSummary spill;
+    element part;
+    if (!e["bytes"].get(part)) spill.bytes = Integer(part);
+    if (!e["checks"].get(part) && part.is_array())
+      for (element name : part.get_array()) spill.checks.push_back(Text(name));
+    report.spill = std::move(spill);
+  }
   if (field("schema_errors"))
     for (element error : e.get_array())
       report.schema_errors.push_back({OptionalText(error, "column").value_or(""), OptionalText(error, "message").value_or("")});

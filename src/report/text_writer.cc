@@ -62,6 +62,13 @@ std::string ReportToText(const Report& report, bool color) {
   out += line;
   for (const std::string& change : report.schema_changes)
     out += std::string(yellow) + "schema changed: " + reset + change + "\n";
+  if (report.spill) {
+    std::snprintf(line, sizeof line, "spilled %s bytes of unique/distinct state to temporary files (--memory-limit):",
+                  WithThousands(report.spill->bytes).c_str());
+    out += line;
+    for (const std::string& check : report.spill->checks) out += " " + check;
+    out += "\n";
+  }
   for (const SchemaError& error : report.schema_errors)
     out += std::string(red) + "schema: " + reset + error.column + ": " + error.message + "\n";
 

@@ -1,0 +1,107 @@
+#include "exec/key_spill.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace griffin {
+namespace {
+
+// An unnamed read-write file under `dir`: O_TMPFILE, else a mkstemp file
+// unlinked at once. -1 with errno set on failure.
+int OpenUnnamed(const std::string& dir) {
+  int fd = -1;
+#ifdef O_TMPFILE
+  fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0) return fd;
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) return -1;
+#endif
+  std::string path = dir + "/griffin-spill-XXXXXX";
+  fd = ::mkostemp(path.data(), O_CLOEXEC);
+  if (fd < 0) return -1;
+  if (::unlink(path.c_str()) != 0) {
+    const int error = errno;
+    ::close(fd);
+    errno = error;
+    return -1;
+  }
+  return fd;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<KeySpill>> KeySpill::Open(const std::string& dir) {
+  std::unique_ptr<KeySpill> spill(new KeySpill(dir.empty() ? "." : dir));
+  for (int p = 0; p < kPartitions; ++p) {
+    const int fd = OpenUnnamed(spill->dir_);
+    if (fd < 0)
+      return Status::InputError("temporary directory " + spill->dir_ + ": cannot create a spill file: " +
+                                std::strerror(errno));
+    spill->fds_.push_back(fd);
+  }
+  spill->buffers_.resize(kPartitions);
+  spill->written_.assign(kPartitions, 0);
+  return spill;
+}
+
+KeySpill::~KeySpill() {
+  for (int fd : fds_)
+    if (fd >= 0) ::close(fd);
+}
+
+void KeySpill::Fail(const std::string& what, int error) {
+  if (status_.ok())
+    status_ = Status::InputError("temporary directory " + dir_ + ": cannot " + what + " a spill file: " +
+                                 std::strerror(error));
+}
+
+void KeySpill::Append(uint64_t hash, std::string_view record) {
+  const int p = PartitionOf(hash);
+  std::string& buffer = buffers_[p];
+  buffer.append(record);
+  bytes_ += static_cast<int64_t>(record.size());
+  if (buffer.size() >= kBufferBytes) Flush(p);
+}
+
+void KeySpill::Flush(int p) {
+  std::string& buffer = buffers_[p];
+  size_t done = 0;
+  while (status_.ok() && done < buffer.size()) {
+    const ssize_t n = ::pwrite(fds_[p], buffer.data() + done, buffer.size() - done, written_[p]);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      Fail("write", n < 0 ? errno : ENOSPC);
+      break;
+    }
+    done += static_cast<size_t>(n);
+    written_[p] += n;
+  }
+  buffer.clear();
+}
+
+Result<std::string> KeySpill::Read(int p) {
+  Flush(p);
+  RETURN_IF_ERROR(status_);
+  std::string bytes(static_cast<size_t>(written_[p]), '\0');
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pread(fds_[p], bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      Fail("read", n < 0 ? errno : EIO);
+      return status_;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return bytes;
+}
+
+void KeySpill::Drop(int p) {
+  std::string().swap(buffers_[p]);
+  if (fds_[p] >= 0 && ::ftruncate(fds_[p], 0) == 0) written_[p] = 0;
+}
+
+}  // namespace griffin

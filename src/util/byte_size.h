@@ -1,0 +1,17 @@
+// Byte sizes as people write them on a command line (--memory-limit):
+// a whole or decimal number with an optional unit, K/M/G/T (binary: 1 MB and
+// 1 MiB are both 1,048,576 bytes), with or without B or iB; case-insensitive,
+// spaces between number and unit allowed. "512MB", "1.5g", "4096", "64 KiB".
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "util/status.h"
+
+namespace griffin {
+
+// A UsageError names the text when it is not a size (or over 2^62 bytes).
+Result<int64_t> ParseByteSize(std::string_view text);
+
+}  // namespace griffin
