@@ -20,6 +20,7 @@
 #include "io/input_source.h"
 #include "io/source_registry.h"
 #include "plan/plan.h"
+#include "plan/plan_explain.h"
 #include "plan/read_options.h"
 #include "report/json_writer.h"
 #include "report/junit_writer.h"
@@ -219,6 +220,10 @@ int RunValidateCommand(const ValidateArgs& args) {
     PrintError(prepared.status());
     return ExitCodeFor(prepared.status());
   }
+  if (args.explain) {
+    std::cout << ExplainPlan(*prepared->plan);
+    return kExitPassed;
+  }
   const std::string run_id = NewRunId();
 
   // The store: a failure here never stops validation; it is reported after the
@@ -379,6 +384,9 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
                   "Memory for unique and distinct_count state (512MB, 2G; 0: no limit); past it they spill "
                   "hash partitions to --tmp-dir and finish with one more pass (same report, plus \"spill\")")
       ->capture_default_str();
+  cmd->add_flag("--explain", args->explain,
+                "Print the compiled plan (each check; for each regex the path it takes: the DFA or RE2, and why) "
+                "and exit 0 without reading the inputs");
   cmd->add_option("--tmp-dir", args->tmp_dir,
                   "Where spilled state goes (default $TMPDIR, else /tmp); its files have no name, so nothing is left behind");
   cmd->footer(

@@ -35,6 +35,7 @@ struct ValidateArgs {
   std::string where;  // --where: overrides source.where
   std::string query;  // --query: a database source reads its result instead of a table
   std::string memory_limit = "512MB";  // --memory-limit: unique/distinct state before it spills
+  bool explain = false;                // --explain: print the plan, read nothing
   std::string tmp_dir;                 // --tmp-dir: where spills go (default $TMPDIR, else /tmp)
 };
 

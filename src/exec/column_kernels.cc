@@ -26,6 +26,40 @@ void ScanValid(const TypedColumn& column, CheckBatchResult* result, Fails fails)
   result->violations = static_cast<int64_t>(result->rows.size());
 }
 
+// A full-match regex over the valid rows: its DFA decides, several values at a
+// time; RE2 decides the values the DFA hands back (non-ASCII bytes).
+void ScanRegexDfa(const TypedColumn& column, const RegexDfa& dfa, const RE2& re, CheckBatchResult* result) {
+  constexpr size_t kChunk = 64;
+  std::string_view values[kChunk];
+  int32_t rows[kChunk];
+  RegexDfa::Verdict verdicts[kChunk];
+  size_t pending = 0;
+  int64_t evaluated = 0;
+  auto decide = [&]() {
+    dfa.MatchMany(values, pending, verdicts);
+    for (size_t i = 0; i < pending; ++i) {
+      bool fails = verdicts[i] == RegexDfa::kNoMatch;
+      if (verdicts[i] == RegexDfa::kAskRe2) {
+        const re2::StringPiece s(values[i].data(), values[i].size());
+        fails = !re.Match(s, 0, s.size(), RE2::ANCHOR_BOTH, nullptr, 0);
+      }
+      if (fails) result->rows.push_back(rows[i]);
+    }
+    pending = 0;
+  };
+  const uint8_t* valid = column.valid.data();
+  for (int64_t r = 0; r < column.num_rows; ++r) {
+    if (!valid[r]) continue;
+    ++evaluated;
+    values[pending] = std::string_view(column.strings[r].data(), column.strings[r].size());
+    rows[pending++] = static_cast<int32_t>(r);
+    if (pending == kChunk) decide();
+  }
+  if (pending > 0) decide();
+  result->evaluated = evaluated;
+  result->violations = static_cast<int64_t>(result->rows.size());
+}
+
 // Integer comparison against a bound that may be fractional: exact.
 struct IntBound {
   int64_t value;
@@ -200,6 +234,10 @@ void RunColumnChecks(const ColumnPlan& column_plan, const TypedColumn& column, c
       }
       case ColumnCheckKind::kRegex: {
         const RE2& re = *check.regex;
+        if (check.regex_dfa) {
+          ScanRegexDfa(column, *check.regex_dfa, re, &result);
+          break;
+        }
         ScanValid(column, &result, [&](int64_t r) {  // RE2::FullMatch without its argument plumbing
           const re2::StringPiece s(column.strings[r].data(), column.strings[r].size());
           return !re.Match(s, 0, s.size(), RE2::ANCHOR_BOTH, nullptr, 0);

@@ -1,5 +1,7 @@
 #include "plan/plan.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -136,6 +138,20 @@ Status Plan::AddColumnChecks(const ColumnRule& rule) {
                                    rule.name + ": bad regex: " + regex->error());
         compiled.regex = std::move(regex);
         compiled.bound_text = check.pattern;
+        if (check.kind == ColumnCheckKind::kRegex) {
+          // GRIFFIN_NO_REGEX_DFA=1 keeps every regex on RE2: a diagnostic switch,
+          // which the tests use to compare the two paths' reports.
+          static const bool no_dfa = std::getenv("GRIFFIN_NO_REGEX_DFA") != nullptr;
+          std::string why_not = "GRIFFIN_NO_REGEX_DFA is set";
+          if (!no_dfa) compiled.regex_dfa = RegexDfa::Compile(check.pattern, &why_not);
+          compiled.regex_path = compiled.regex_dfa
+                                    ? "dfa (" + std::to_string(compiled.regex_dfa->states()) + " states, " +
+                                          std::to_string(compiled.regex_dfa->byte_classes()) +
+                                          " byte classes; values with non-ASCII bytes go to RE2)"
+                                    : "re2 (" + why_not + ")";
+        } else {
+          compiled.regex_path = "re2 (contains: a partial match)";
+        }
         break;
       }
       case ColumnCheckKind::kIn: case ColumnCheckKind::kNotIn:

@@ -14,6 +14,8 @@
 
 #include <re2/re2.h>
 
+#include "plan/regex_dfa.h"
+
 #include "plan/value_set.h"
 #include "rules/rule_set.h"
 #include "util/status.h"
@@ -47,6 +49,12 @@ struct CompiledColumnCheck {
   bool bound_is_float = false;
   bool date_vs_micros = false;       // date column, timestamp bound: compare days*86400e6 with bound_int
   std::shared_ptr<const RE2> regex;  // kRegex kContains
+  // kRegex: the pattern's DFA (plan/regex_dfa.h), which decides ASCII values
+  // without RE2; null when the pattern is outside its subset (RE2 decides).
+  std::shared_ptr<const RegexDfa> regex_dfa;
+  // kRegex kContains: the path the pattern takes, for `griffin validate --explain`:
+  // "dfa (N states, K byte classes)" or "re2 (why)".
+  std::string regex_path;
   IntValueSet int_values;                        // kIn kNotIn for integer-backed types
   std::vector<double> float_values;              // kIn kNotIn for float64 (sorted)
   StringValueSet string_values;                  // kIn kNotIn for strings
