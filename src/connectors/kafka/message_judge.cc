@@ -1,5 +1,6 @@
 #include "connectors/kafka/message_judge.h"
 
+#include <cstring>
 #include <string>
 
 #include "io/input_source.h"
@@ -21,6 +22,11 @@ bool IsBlank(std::string_view value) {
 // spaces). Returns the reason it cannot be one line, or "" when it was appended.
 std::string AppendJsonLine(std::string_view value, std::string* text) {
   if (IsBlank(value)) return "empty message";
+  if (std::memchr(value.data(), '\n', value.size()) == nullptr) {  // the usual case: already one line
+    text->append(value);
+    text->push_back('\n');
+    return "";
+  }
   const size_t start = text->size();
   bool in_string = false, escaped = false;
   for (char c : value) {
@@ -86,7 +92,7 @@ std::string CsvHeader(const RuleSet& rules, char delimiter, char quote) {
 }  // namespace
 
 Result<JudgedBatch> JudgeMessages(const Validator& validator, const std::vector<std::string_view>& values,
-                                  const ValidationOptions& options) {
+                                  const ValidationOptions& options, std::string* scratch) {
   const SourceOptions& source = validator.rules().source;
   InputFormat format = InputFormat::kJsonl;
   if (source.format == "csv") format = InputFormat::kCsv;
@@ -95,11 +101,13 @@ Result<JudgedBatch> JudgeMessages(const Validator& validator, const std::vector<
   const char delimiter = source.delimiter.value_or(format == InputFormat::kTsv ? '\t' : ',');
   JudgedBatch judged;
   judged.verdicts.resize(values.size());
-  std::string text;
+  std::string local;
+  std::string& text = scratch != nullptr ? *scratch : local;
+  text.clear();  // keeps its capacity: no new pages for the next batch
   size_t total = 0;
   for (std::string_view value : values) total += value.size() + 1;
-  text.reserve(total);
   if (csv && source.header) text = CsvHeader(validator.rules(), delimiter, source.quote);
+  text.reserve(text.size() + total);
   std::vector<size_t> message_of_row;  // engine row -> message index
   message_of_row.reserve(values.size());
   for (size_t i = 0; i < values.size(); ++i) {

@@ -22,6 +22,7 @@
 // `unique` and table checks see one micro-batch (docs/semantics.md, "griffin stream").
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,7 +45,9 @@ struct JudgedBatch {
   Report report;                         // the engine's report of the batch
 };
 
+// `scratch` (optional): the buffer the batch's text is built in, kept by the
+// caller so that a stream reuses one allocation for every batch.
 Result<JudgedBatch> JudgeMessages(const Validator& validator, const std::vector<std::string_view>& values,
-                                      const ValidationOptions& options);
+                                  const ValidationOptions& options, std::string* scratch = nullptr);
 
 }  // namespace griffin::kafka

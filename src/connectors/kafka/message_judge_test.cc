@@ -135,5 +135,25 @@ TEST(MessageJudge, CsvMessagesAreRecordsUnderTheRuleColumns) {
   }
 }
 
+TEST(MessageJudge, AReusedBufferJudgesEachBatchAlone) {
+  auto validator = Validator::FromText(kRules, "<rules>");
+  ASSERT_TRUE(validator.ok()) << validator.status().message();
+  std::string scratch = "{\"id\": null}\n";  // left over from an earlier batch: not judged again
+  std::vector<std::string> first = {R"({"id": "a", "amount": -1, "note": "x"})",
+                                    R"({"id": "b", "amount": 2, "note": "x"})",
+                                    "{\"id\": \"c\",\n \"amount\": 3, \"note\": \"x\"}"};
+  std::vector<std::string> second = {R"({"id": null, "amount": 1, "note": "x"})"};
+  using Names = std::vector<std::string>;
+  for (const auto& [batch, expected] : {std::pair{first, std::vector<Names>{{"amount.min"}, {}, {}}},
+                                        std::pair{second, std::vector<Names>{{"id.not_null"}}}}) {
+    std::vector<std::string_view> values(batch.begin(), batch.end());
+    auto judged = JudgeMessages(**validator, values, ValidationOptions{}, &scratch);
+    ASSERT_TRUE(judged.ok()) << judged.status().message();
+    ASSERT_EQ(judged->verdicts.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(Checks(judged->verdicts[i]), expected[i]) << i;
+    EXPECT_EQ(judged->report.rows, static_cast<int64_t>(batch.size()));
+  }
+}
+
 }  // namespace
 }  // namespace griffin::kafka

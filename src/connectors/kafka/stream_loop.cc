@@ -427,7 +427,7 @@ class StreamRunner {
     ValidationOptions validation;
     validation.threads = options_.threads;
     validation.prior_unique = unique_state_.get();
-    ASSIGN_OR_RETURN(JudgedBatch judged, JudgeMessages(*validator_, values, validation));
+    ASSIGN_OR_RETURN(JudgedBatch judged, JudgeMessages(*validator_, values, validation, &batch_text_));
 
     const int64_t first_version = next_version_;
     RETURN_IF_ERROR(TransactionCall([&] { return rd_kafka_begin_transaction(producer_.get()); },
@@ -689,6 +689,7 @@ class StreamRunner {
   int input_partitions_ = 0, clean_partitions_ = 0, dead_letter_partitions_ = 0;
   int64_t next_version_ = 1;
   Clock::time_point batch_started_{};
+  std::string batch_text_;  // JudgeMessages' buffer, reused by every batch
   std::unique_ptr<RulesWatcher> rules_watcher_;
   std::unique_ptr<RunStore> store_;
   std::unique_ptr<StreamWindow> window_;
