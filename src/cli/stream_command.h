@@ -20,7 +20,7 @@ struct StreamArgs {
   std::string group;
   std::string config_path;
   int64_t batch_records = 10000;
-  int64_t batch_ms = 100;
+  int64_t batch_ms = 20;
   int threads = 1;
   std::string transactional_id;
   int startup_timeout_s = 15;

@@ -51,7 +51,7 @@ struct StreamOptions {
   std::string group;
   ClientSettings client_settings;  // --config: applied after Griffin's own, so they win
   int64_t batch_records = 10000;
-  int64_t batch_ms = 100;
+  int64_t batch_ms = 20;
   int threads = 1;                 // engine threads per micro-batch
   std::string transactional_id;    // empty: "griffin-stream." + group + "." + input topic
   int startup_timeout_ms = 15000;  // a broker answering and the topics' metadata, at start
