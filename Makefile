@@ -8,7 +8,10 @@
 #   make stream-soak  griffin stream at 5,000 messages/s for 10 minutes: RSS stays flat (a broker
 #                     is started unless GRIFFIN_TEST_KAFKA names one); scripts/test.sh runs 30 s
 #   make stream-soak-quick  the same for 30 s (what scripts/test.sh runs)
-.PHONY: bench bench-1m bench-quick hostile stream-soak stream-soak-quick
+#   make stream-bench     griffin stream vs the Python (pydantic) peer, 200,000 1 KB messages,
+#                         three runs each, alternating; medians (bench/README.md)
+#   make stream-latency   griffin stream's produce -> visible p50/p99 at 5,000 messages/s for 30 s
+.PHONY: bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency
 
 bench:
 	.venv/bin/python bench/run_peers.py
@@ -27,3 +30,9 @@ stream-soak:
 
 stream-soak-quick:
 	.venv/bin/python bench/run_stream_bench.py --soak 30
+
+stream-bench:
+	.venv/bin/python bench/run_stream_bench.py --repeat 3
+
+stream-latency:
+	.venv/bin/python bench/run_stream_bench.py --latency 30

@@ -6,10 +6,16 @@ Kafka transactions with the offsets committed inside them; the broker runs on th
 machine too. Time: from the process's start until it has committed every input offset
 (griffin: the group's committed offsets, polled; the peer exits when done).
 
-    .venv/bin/python bench/run_stream_bench.py            # 200,000 messages
+    .venv/bin/python bench/run_stream_bench.py            # 200,000 messages, each tool once
+    .venv/bin/python bench/run_stream_bench.py --repeat 3 # ... three times each, alternating; medians (make stream-bench)
     .venv/bin/python bench/run_stream_bench.py --quick    # 20,000: correctness only (CI)
-    .venv/bin/python bench/run_stream_bench.py --latency 30   # p50/p99 produce -> visible (read_committed) at 5,000/s
+    .venv/bin/python bench/run_stream_bench.py --latency 30   # p50/p99 produce -> visible (read_committed) at 5,000/s (make stream-latency)
     .venv/bin/python bench/run_stream_bench.py --soak 600     # RSS of griffin stream over 10 minutes at 5,000/s
+
+Besides the wall-clock rate, each run reports the rate after the first commit
+(startup excluded: process start, group join, init_transactions) and the CPU
+seconds the tool and the broker used: on a machine whose cores also run the broker
+(and other work), the CPU seconds say where the time goes when the wall clock is noisy.
 
 The broker: $GRIFFIN_TEST_KAFKA, else one started (and stopped) with
 scripts/kafka_test_cluster.sh. The peer runs in .venv-bench (pydantic, confluent-kafka).
@@ -48,27 +54,70 @@ def message(index, rng):
     return json.dumps(record).encode()
 
 
-def wait_committed(broker, group, topic, count, process, timeout_s):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        offsets = committed_offsets(broker, group, topic, PARTITIONS)
-        if sum(max(o, 0) for o in offsets.values()) >= count:
-            return time.monotonic()
-        if process.poll() is not None and process.returncode != 0:
-            raise SystemExit(f"{process.args[0]} exited {process.returncode}: {process.stderr.read().decode()}")
-        time.sleep(0.05)
-    raise SystemExit(f"not done in {timeout_s} s")
+def cpu_seconds(pid):
+    """utime + stime of a live process (all its threads), 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def broker_pid():
+    state = os.environ.get("GRIFFIN_KAFKA_STATE", os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                                                                "griffin-kafka-test.state"))
+    try:
+        with open(state) as lines:
+            for line in lines:
+                if line.startswith("PID="):
+                    return int(line.split("=", 1)[1])
+    except OSError:
+        pass
+    return None
+
+
+def reap(process, block):
+    """The process's exit status and CPU seconds (os.wait4), or None while it runs."""
+    pid, status, usage = os.wait4(process.pid, 0 if block else os.WNOHANG)
+    if pid == 0:
+        return None
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, usage.ru_utime + usage.ru_stime
 
 
 def run_one(name, command, broker, raw, group, count, timeout_s):
+    """One tool over the topic: wall seconds from its start until the group has committed
+    every input offset, the first commit's time, and the CPU seconds of the tool and the broker."""
+    broker_process = broker_pid()
+    broker_cpu = cpu_seconds(broker_process) if broker_process else 0.0
     started = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    done = wait_committed(broker, group, raw, count, process, timeout_s)
-    if process.poll() is None:
+    deadline, first, done, reaped = started + timeout_s, None, None, None
+    while done is None:
+        if time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit(f"{name}: not done in {timeout_s} s")
+        committed = sum(max(o, 0) for o in committed_offsets(broker, group, raw, PARTITIONS).values())
+        now = time.monotonic()
+        if committed > 0 and first is None:
+            first = (now - started, committed)
+        if committed >= count:
+            done = now
+            break
+        reaped = reaped or reap(process, block=False)
+        if reaped and reaped[0] != 0:
+            raise SystemExit(f"{name} exited {reaped[0]}: {process.stderr.read().decode()}")
+        time.sleep(0.05)
+    broker_cpu = (cpu_seconds(broker_process) - broker_cpu) if broker_process else float("nan")
+    if reaped is None:
         process.terminate()
-    process.wait(60)
+        reaped = reap(process, block=True)
     seconds = done - started
-    return {"tool": name, "messages": count, "seconds": round(seconds, 2), "messages_per_s": round(count / seconds)}
+    steady = (count - first[1]) / max(seconds - first[0], 1e-3)
+    return {"tool": name, "messages": count, "seconds": round(seconds, 2), "messages_per_s": round(count / seconds),
+            "first_commit_s": round(first[0], 2), "after_first_commit_per_s": round(steady),
+            "cpu_s": round(reaped[1], 2), "broker_cpu_s": round(broker_cpu, 2)}
 
 
 def rss_kb(pid):
@@ -81,15 +130,17 @@ def rss_kb(pid):
 
 def offered_load(griffin, broker, seconds, batch_ms, rate=5000):
     """griffin stream under a fixed offered load: each message carries its produce time;
-    a read_committed reader of the clean topic measures produce -> visible. Returns the
-    latencies (s) and griffin's RSS (kB) sampled once a second."""
+    a read_committed reader of the clean topic measures produce -> visible. The clock
+    starts once a warm-up message has come through (griffin has joined its group and
+    committed once). Returns the latencies (s), griffin's RSS (kB) sampled once a
+    second, the messages sent and the rate actually offered."""
     raw, clean, dlq, group = (unique(p) for p in ("lat-raw", "lat-clean", "lat-dlq", "lat-group"))
     create_topics(broker, [raw, clean, dlq], partitions=PARTITIONS)
     process = subprocess.Popen([griffin, "stream", "-r", str(RULES), "--from", f"kafka://{broker}/{raw}",
                                 "--to", f"kafka://{broker}/{clean}", "--dead-letter", f"kafka://{broker}/{dlq}",
-                                "--group", group, "--batch-ms", str(batch_ms)],
+                                "--group", group, *(["--batch-ms", str(batch_ms)] if batch_ms else [])],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    latencies, stop = [], threading.Event()
+    latencies, stop, warm = [], threading.Event(), threading.Event()
 
     def read():
         consumer = Consumer({"bootstrap.servers": broker, "group.id": unique("lat-reader"),
@@ -99,45 +150,72 @@ def offered_load(griffin, broker, seconds, batch_ms, rate=5000):
             message = consumer.poll(0.1)
             if message is not None and not message.error():
                 sent = json.loads(message.value())["sent"]
-                latencies.append(time.time() - sent)
+                if sent < 0:
+                    warm.set()
+                else:
+                    latencies.append(time.time() - sent)
         consumer.close()
 
     reader = threading.Thread(target=read)
     reader.start()
-    time.sleep(3)  # griffin joins its group
     producer = Producer({"bootstrap.servers": broker, "linger.ms": 1})
-    rng, rss, index = random.Random(2), [], 0
+    rng = random.Random(2)
+    # The payloads are made before the clock starts; "sent" is spliced in at produce time.
+    bodies = []
+    for index in range(min(rate * 10, rate * seconds)):
+        record = json.loads(message(index, rng))
+        record["currency"] = "USD"
+        bodies.append(json.dumps(record)[:-1].encode() + b', "sent": ')
+    deadline = time.monotonic() + 120
+    while not warm.is_set():
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop.set()
+            reader.join()
+            process.kill()
+            raise SystemExit(f"griffin stream did not come up: {process.stderr.read().decode()[-2000:]}")
+        producer.produce(raw, value=bodies[0] + b"-1}", partition=0)
+        producer.flush(10)
+        warm.wait(1)
+    rss, index = [], 0
     started = time.monotonic()
     next_sample = started
-    while time.monotonic() - started < seconds:
-        tick = time.monotonic()
-        for _ in range(rate // 100):  # 100 ticks a second
-            record = json.loads(message(index, rng))
-            record["currency"] = "USD"
-            record["sent"] = time.time()
-            producer.produce(raw, value=json.dumps(record).encode(), partition=index % PARTITIONS)
+    while True:
+        now = time.monotonic()
+        if now - started >= seconds:
+            break
+        due = int((now - started) * rate)  # paced by the clock: a late tick catches up
+        while index < due:
+            body = bodies[index % len(bodies)] + repr(time.time()).encode() + b"}"
+            while True:
+                try:
+                    producer.produce(raw, value=body, partition=index % PARTITIONS)
+                    break
+                except BufferError:
+                    producer.poll(0.01)
             index += 1
         producer.poll(0)
-        if tick >= next_sample:
+        if now >= next_sample:
             rss.append(rss_kb(process.pid))
             next_sample += 1
-        time.sleep(max(0.0, 0.01 - (time.monotonic() - tick)))
+        time.sleep(0.002)
+    offered = index / (time.monotonic() - started)
     producer.flush(30)
     time.sleep(2)
     stop.set()
     reader.join()
     process.terminate()
     process.wait(60)
-    return latencies, rss, index
+    return latencies, rss, index, offered
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--count", type=int)
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each tool, alternating (medians reported)")
     parser.add_argument("--latency", type=int, metavar="SECONDS", help="latency at 5,000 messages/s")
     parser.add_argument("--soak", type=int, metavar="SECONDS", help="RSS over a run at 5,000 messages/s")
-    parser.add_argument("--batch-ms", type=int, default=100, help="griffin stream's --batch-ms (latency, soak)")
+    parser.add_argument("--batch-ms", type=int, help="griffin stream's --batch-ms (latency, soak; default: its own)")
     args = parser.parse_args()
     count = args.count or (20_000 if args.quick else 200_000)
     griffin = os.environ.get("GRIFFIN_BIN", str(REPO / "build" / "griffin"))
@@ -149,13 +227,13 @@ def main():
     try:
         if args.latency or args.soak:
             seconds = args.latency or args.soak
-            latencies, rss, sent = offered_load(griffin, broker, seconds, args.batch_ms)
+            latencies, rss, sent, offered = offered_load(griffin, broker, seconds, args.batch_ms)
             if len(latencies) < sent * 0.9:
                 raise SystemExit(f"only {len(latencies)} of {sent} messages became visible")
             cuts = statistics.quantiles(latencies, n=100)
-            print(f"{sent} messages at 5,000/s over {seconds} s, --batch-ms {args.batch_ms}: "
+            print(f"{sent} messages over {seconds} s (offered {offered:,.0f}/s of 5,000/s), --batch-ms {args.batch_ms or 'default'}: "
                   f"produce -> visible (read_committed) "
-                  f"p50 {cuts[49] * 1000:.0f} ms, p99 {cuts[98] * 1000:.0f} ms")
+                  f"p50 {cuts[49] * 1000:.0f} ms, p99 {cuts[98] * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
             half = len(rss) // 2
             print(f"griffin stream RSS: first {rss[0] // 1024} MiB, peak {max(rss) // 1024} MiB, "
                   f"first half peak {max(rss[:half] or rss) // 1024} MiB, second half peak {max(rss[half:]) // 1024} MiB")
@@ -166,24 +244,35 @@ def main():
         create_topics(broker, [raw], partitions=PARTITIONS)
         rng = random.Random(1)
         produce(broker, raw, [(None, message(i, rng)) for i in range(count)], partitions=PARTITIONS)
-        results = []
-        for name in ("griffin", "python-pydantic"):
-            clean, dlq, group = unique("bench-clean"), unique("bench-dlq"), unique("bench-group")
-            create_topics(broker, [clean, dlq], partitions=PARTITIONS)
-            if name == "griffin":
-                command = [griffin, "stream", "-r", str(RULES), "--from", f"kafka://{broker}/{raw}",
-                           "--to", f"kafka://{broker}/{clean}", "--dead-letter", f"kafka://{broker}/{dlq}",
-                           "--group", group]
-            else:
-                command = [str(peer_python), str(PEER), "--broker", broker, "--from", raw, "--to", clean,
-                           "--dead-letter", dlq, "--group", group, "--count", str(count)]
-            results.append(run_one(name, command, broker, raw, group, count, timeout_s=1200))
-        ratio = results[0]["messages_per_s"] / results[1]["messages_per_s"]
-        for result in results:
-            print(f"{result['tool']:>16}: {result['messages']} messages in {result['seconds']} s, "
-                  f"{result['messages_per_s']} messages/s")
-        print(f"griffin / python: {ratio:.1f}x")
-        print(json.dumps({"results": results, "ratio": round(ratio, 2)}))
+        runs = {"griffin": [], "python-pydantic": []}
+        for _ in range(args.repeat):  # alternating, so both see the same machine load over time
+            for name in runs:
+                clean, dlq, group = unique("bench-clean"), unique("bench-dlq"), unique("bench-group")
+                create_topics(broker, [clean, dlq], partitions=PARTITIONS)
+                if name == "griffin":
+                    command = [griffin, "stream", "-r", str(RULES), "--from", f"kafka://{broker}/{raw}",
+                               "--to", f"kafka://{broker}/{clean}", "--dead-letter", f"kafka://{broker}/{dlq}",
+                               "--group", group]
+                else:
+                    command = [str(peer_python), str(PEER), "--broker", broker, "--from", raw, "--to", clean,
+                               "--dead-letter", dlq, "--group", group, "--count", str(count)]
+                result = run_one(name, command, broker, raw, group, count, timeout_s=1200)
+                runs[name].append(result)
+                print(f"{name:>16}: {count} messages in {result['seconds']} s, {result['messages_per_s']} messages/s "
+                      f"({result['after_first_commit_per_s']}/s after the first commit at {result['first_commit_s']} s); "
+                      f"CPU {result['cpu_s']} s, broker CPU {result['broker_cpu_s']} s", flush=True)
+        medians = {name: {key: statistics.median(r[key] for r in results)
+                          for key in ("seconds", "messages_per_s", "after_first_commit_per_s", "cpu_s", "broker_cpu_s")}
+                   for name, results in runs.items()}
+        g, p = medians["griffin"], medians["python-pydantic"]
+        ratio = g["messages_per_s"] / p["messages_per_s"]
+        steady_ratio = g["after_first_commit_per_s"] / p["after_first_commit_per_s"]
+        print(f"griffin / python (median of {args.repeat}): {ratio:.1f}x end to end from process start, "
+              f"{steady_ratio:.1f}x after the first commit; CPU seconds per 100k messages: griffin "
+              f"{g['cpu_s'] * 1e5 / count:.2f}, python {p['cpu_s'] * 1e5 / count:.2f}, broker (griffin's runs) "
+              f"{g['broker_cpu_s'] * 1e5 / count:.2f}")
+        print(json.dumps({"runs": runs, "medians": medians, "ratio": round(ratio, 2),
+                          "ratio_after_first_commit": round(steady_ratio, 2)}))
     finally:
         if started_broker:
             subprocess.run([str(REPO / "scripts" / "kafka_test_cluster.sh"), "stop"], check=False)
