@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "alerts/alert_dispatcher.h"
 #include "cli/exit_codes.h"
 #include "cli/progress_line.h"
 #include "cli/read_args.h"
@@ -25,6 +26,7 @@
 #include "report/json_writer.h"
 #include "report/junit_writer.h"
 #include "report/text_writer.h"
+#include "rules/alert_loader.h"
 #include "rules/rule_loader.h"
 #include "cli/schema_drift.h"
 #include "cli/standard_streams.h"
@@ -319,12 +321,35 @@ int RunValidateCommand(const ValidateArgs& args) {
     }
   }
 
+  // Alerts go out on their own thread while the report is written, and are
+  // waited for (bounded) before exiting; they never change the exit status.
+  std::unique_ptr<AlertDispatcher> alerts;
+  Result<std::vector<AlertTarget>> loaded_alerts = LoadRuleFileAlerts(prepared->rules);  // checked at load
+  const std::vector<AlertTarget> alert_targets = loaded_alerts.ok() ? *loaded_alerts : std::vector<AlertTarget>{};
+  if (!alert_targets.empty()) {
+    const std::string alert_store =
+        store && ticket && store_status.ok() ? (args.store_uri.empty() ? DefaultStoreUri() : args.store_uri) : "";
+    alerts = std::make_unique<AlertDispatcher>(alert_store, [](const std::string& line) {
+      std::fprintf(stderr, "griffin: %s\n", line.c_str());
+    });
+    alerts->Submit(AlertJob{alert_targets, *report});
+  }
+  const auto wait_for_alerts = [&] {
+    if (!alerts) return;
+    std::fflush(stdout);  // the report is out before any wait
+    double bound = 0;
+    for (const AlertTarget& target : alert_targets) bound += target.deadline_s + target.timeout_s;
+    alerts->Close(std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(bound)));
+  };
+
   std::string out;
   if (args.format == "json") out = json;
   else if (args.format == "junit") out = ReportToJunit(*report);
   else out = ReportToText(*report, isatty(STDOUT_FILENO));
   const Status written = WriteWhole(stdout, out, "standard output");
   if (!written.ok()) {  // the report is lost: that is the error to report, exit 3
+    wait_for_alerts();
     PrintError(written);
     return kExitInput;
   }
@@ -335,10 +360,12 @@ int RunValidateCommand(const ValidateArgs& args) {
     if (store && ticket && store_status.ok()) html.store = store.get();
     const Status html_written = WriteValidateHtml(args.html_path, html);
     if (!html_written.ok()) {
+      wait_for_alerts();
       PrintError(html_written);
       return kExitInput;
     }
   }
+  wait_for_alerts();
   if (!output_status.ok()) store_status = output_status;
   if (!store_status.ok()) {
     PrintError(store_status);

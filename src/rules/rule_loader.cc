@@ -15,6 +15,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "rules/alert_loader.h"
 #include "rules/column_rule_loader.h"
 #include "rules/row_rule_loader.h"
 #include "rules/table_rule_loader.h"
@@ -166,7 +167,7 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
   ASSIGN_OR_RETURN(std::vector<Field> entries,
                    rules_internal::MapFields(ctx, rules_internal::RootField(root),
                                              "a map with griffin, dataset, columns, ..."));
-  std::optional<Field> version, dataset, source, columns, rows, table, score, training;
+  std::optional<Field> version, dataset, source, columns, rows, table, score, training, alerts;
   for (const Field& entry : entries) {
     if (entry.key == "griffin") {
       version = entry;
@@ -186,9 +187,11 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
       score = entry;
     } else if (entry.key == "training") {
       training = entry;
+    } else if (entry.key == "alerts") {
+      alerts = entry;
     } else {
       return rules_internal::UnknownKey(ctx, entry, {"griffin", "dataset", "description", "source",
-                                                     "columns", "rows", "table", "score", "training"});
+                                                     "columns", "rows", "table", "score", "training", "alerts"});
     }
   }
   if (!version.has_value()) {
@@ -214,6 +217,9 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
   if (training.has_value()) {
     ASSIGN_OR_RETURN(rules.training, rules_internal::LoadTrainingRules(ctx, *training));
   }
+  // Checked here, so a wrong one stops every front end; only griffin
+  // validate and serve send alerts, reading them again (rules/alert_loader.h).
+  if (alerts.has_value()) RETURN_IF_ERROR(rules_internal::LoadAlertTargets(ctx, *alerts).status());
   RETURN_IF_ERROR(CheckRowNamesAreUnique(ctx, rules));
   return rules;
 }

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include "rules/alert_loader.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -98,6 +100,8 @@ std::optional<Status> DatasetRegistry::Update(const std::string& path, FileState
   dataset->generation = previous ? previous->generation + 1 : 1;
   dataset->loaded_at = IsoNow();
   dataset->uses_now = UsesNow(dataset->rules());
+  Result<std::vector<AlertTarget>> alerts = LoadRuleFileAlerts(dataset->rules());  // checked at load
+  if (alerts.ok()) dataset->alerts = std::move(alerts).value();
   state.dataset = name;
   Install(dataset);
   if (events_.loaded) events_.loaded(*dataset, previous.get());

@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "alerts/alert_target.h"
 #include "api/validator.h"
 #include "util/status.h"
 
@@ -44,6 +45,7 @@ struct Dataset {
   // The rules compare with `now`: each request compiles them with its own
   // start as `now` (ServiceCore::ValidatorFor), as each CLI run does.
   bool uses_now = false;
+  std::vector<AlertTarget> alerts;  // the rule file's `alerts:` (docs/alerts.md)
   const RuleSet& rules() const { return validator->rules(); }
 };
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "rules/alert_loader.h"
 #include "rules/yaml_helpers.h"
 #include "server/file_text.h"
 #include "util/value_parse.h"
@@ -177,8 +178,10 @@ Result<ServiceConfig> ReadDocument(const YamlContext& ctx, const YAML::Node& roo
         if (option.key != "metrics_sample") return rules_internal::UnknownKey(ctx, option, {"metrics_sample"});
         ASSIGN_OR_RETURN(config.metrics_sample, rules_internal::ReadNumberInRange(ctx, option, 0, 1));
       }
+    } else if (entry.key == "alerts") {
+      ASSIGN_OR_RETURN(config.alerts, rules_internal::LoadAlertTargets(ctx, entry));
     } else {
-      return rules_internal::UnknownKey(ctx, entry, {"keys", "limits", "tls", "store"});
+      return rules_internal::UnknownKey(ctx, entry, {"keys", "limits", "tls", "store", "alerts"});
     }
   }
   return config;

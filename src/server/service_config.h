@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "alerts/alert_target.h"
 #include "util/status.h"
 
 namespace griffin::server {
@@ -60,6 +61,7 @@ struct ServiceConfig {
   ServiceLimits limits;
   std::string tls_cert, tls_key;       // both set, or both empty (plain HTTP and gRPC)
   double metrics_sample = 0.01;        // fraction of POST /metrics with records recorded as runs
+  std::vector<AlertTarget> alerts;     // `alerts:` (docs/alerts.md): for every validation run
 };
 
 // Reads a config file; relative TLS paths are taken from the file's folder.

@@ -71,7 +71,7 @@ TEST(ServiceConfigTest, ErrorsNameTheLineAndKey) {
   EXPECT_EQ(ErrorOf("tls: {cert: a.crt}\n"), "serve.yaml:1: tls: needs both cert and key");
   EXPECT_EQ(ErrorOf("store: {metrics_sample: 2}\n"),
             "serve.yaml:1: store.metrics_sample: must be between 0 and 1, found 2");
-  EXPECT_EQ(ErrorOf("users: []\n"), "serve.yaml:1: users: unknown key (expected one of: keys, limits, tls, store)");
+  EXPECT_EQ(ErrorOf("users: []\n"), "serve.yaml:1: users: unknown key (expected one of: keys, limits, tls, store, alerts)");
   EXPECT_EQ(ErrorOf("keys: [\n").rfind("serve.yaml:", 0), 0u);
   auto missing = LoadServiceConfig("/nonexistent/serve.yaml");
   ASSERT_FALSE(missing.ok());

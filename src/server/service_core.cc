@@ -66,6 +66,7 @@ Result<std::unique_ptr<ServiceCore>> ServiceCore::Create(Options options) {
   if (!self->options_.store_uri.empty()) {
     ASSIGN_OR_RETURN(self->recorder_, RunRecorder::Open(self->options_.store_uri, kRecorderQueue));
   }
+  self->alerts_ = std::make_unique<AlertDispatcher>(self->options_.store_uri, [](const std::string& line) { Log(line); });
   DatasetRegistry::Events events;
   events.loaded = [self](const Dataset& loaded, const Dataset* previous) { self->OnLoaded(loaded, previous); };
   events.refused = [self](const std::string& path, const Status& error) {
@@ -212,6 +213,11 @@ ServiceResult<ValidationOutcome> ServiceCore::Finish(const Caller& caller, const
     const RecordMode mode = options.await_record ? RecordMode::kAwait : RecordMode::kQueue;
     if (auto denied = Record(caller, dataset, report, outcome.json, input_bytes, options.origin, mode)) return *denied;
   }
+  // Alerts go to their own thread: the answer never waits for a webhook.
+  std::vector<AlertTarget> targets = options_.config.alerts;
+  targets.insert(targets.end(), dataset.alerts.begin(), dataset.alerts.end());
+  if (alerts_ && !targets.empty() && !alerts_->Submit(AlertJob{std::move(targets), report}))
+    Log("alerts of run " + report.run_id + " were dropped: the alert queue is full");
   // A body that does not fit the rules is recorded (its report exists) but
   // answered 422, and its score is not remembered.
   if (!report.schema_errors.empty()) return SchemaDenial(dataset, report);
@@ -332,6 +338,11 @@ std::string ServiceCore::RecorderSummary() const {
 void ServiceCore::Close() {
   if (registry_) registry_->StopWatching();
   if (recorder_) recorder_->Close();
+  if (alerts_) {
+    alerts_->Close(std::chrono::steady_clock::now() +
+                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(options_.config.limits.shutdown_grace_s)));
+  }
 }
 
 }  // namespace griffin::server

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <utility>
 
+#include "alerts/alert_dispatcher.h"
 #include "report/report.h"
 #include "server/api_keys.h"
 #include "server/batch_scores.h"
@@ -140,6 +141,7 @@ class ServiceCore {
   BatchScores scores_;
   TelemetryTracker telemetry_;
   std::unique_ptr<RunRecorder> recorder_;
+  std::unique_ptr<AlertDispatcher> alerts_;  // the config's and the datasets' alerts
   std::mutex reader_mutex_;
   std::unique_ptr<RunStore> reader_;  // GET /v1/runs, opened on first use
   // The store's number of each loaded rule version, by (dataset, sha256),

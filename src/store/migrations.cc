@@ -202,6 +202,27 @@ const std::vector<Migration>& AllMigrations() {
            " run_id TEXT PRIMARY KEY REFERENCES runs (run_id),"
            " state TEXT NOT NULL)",
        }},
+      {9,
+       {
+           // Every alert sent, failed or suppressed (alerts/alert_dispatcher.h):
+           // URLs redacted; dedup_key finds a duplicate's earlier delivery.
+           "CREATE TABLE alert_deliveries ("
+           " delivery_id TEXT PRIMARY KEY,"
+           " run_id TEXT NOT NULL,"
+           " dataset TEXT NOT NULL,"
+           " url TEXT NOT NULL,"
+           " format TEXT NOT NULL,"
+           " events TEXT NOT NULL,"
+           " dedup_key TEXT NOT NULL,"
+           " status TEXT NOT NULL CHECK (status IN ('delivered', 'failed', 'suppressed')),"
+           " attempts BIGINT NOT NULL,"
+           " http_status BIGINT NOT NULL,"
+           " error TEXT NOT NULL,"
+           " created_at TEXT NOT NULL,"
+           " finished_at TEXT NOT NULL)",
+           "CREATE INDEX alert_deliveries_by_key ON alert_deliveries (dedup_key, finished_at)",
+           "CREATE INDEX alert_deliveries_by_run ON alert_deliveries (run_id)",
+       }},
   };
   return migrations;
 }
