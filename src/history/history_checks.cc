@@ -103,7 +103,8 @@ const ColumnState* FindColumn(const TableProfile& profile, const std::string& na
 
 std::string Brief(double value) { return FormatDoubleBrief(value); }
 
-// The check's JSON detail: {"measure", "baseline", "baseline_run_id", "moved"}.
+// The check's JSON detail: {"measure", "baseline", "baseline_run_id", "moved",
+// "distribution"}.
 std::string DetailJson(const DriftCheck& check, const Baseline& baseline, const ColumnDrift* drift) {
   std::string out = "{\"measure\": ";
   if (drift == nullptr || drift->measure.empty()) out += "null";
@@ -115,6 +116,8 @@ std::string DetailJson(const DriftCheck& check, const Baseline& baseline, const 
   else AppendJsonString(baseline.run_id, &out);
   out += ", \"moved\": ";
   AppendDriftMovesJson(drift ? drift->moved : std::vector<DriftMove>{}, &out);
+  out += ", \"distribution\": ";
+  AppendDriftMovesJson(drift ? drift->distribution : std::vector<DriftMove>{}, &out);
   return out + "}";
 }
 

@@ -52,6 +52,23 @@ void KeepLargestMoves(std::vector<DriftMove>* moves) {
   if (moves->size() > kDriftMovesListed) moves->resize(kDriftMovesListed);
 }
 
+// The kDriftDistributionListed values with the largest share on either
+// side, largest first, and the others summed as "(rest)".
+std::vector<DriftMove> MostCommon(std::vector<DriftMove> values) {
+  std::stable_sort(values.begin(), values.end(), [](const DriftMove& a, const DriftMove& b) {
+    return std::max(a.baseline_share, a.current_share) > std::max(b.baseline_share, b.current_share);
+  });
+  if (values.size() <= kDriftDistributionListed) return values;
+  DriftMove rest{"(rest)", 0, 0};
+  for (size_t i = kDriftDistributionListed; i < values.size(); ++i) {
+    rest.baseline_share += values[i].baseline_share;
+    rest.current_share += values[i].current_share;
+  }
+  values.resize(kDriftDistributionListed);
+  values.push_back(rest);
+  return values;
+}
+
 template <typename T>
 void NumericDrift(const QuantileSketch<T>& baseline, const QuantileSketch<T>& current, ValueType type,
                   ColumnDrift* drift) {
@@ -75,6 +92,7 @@ void NumericDrift(const QuantileSketch<T>& baseline, const QuantileSketch<T>& cu
     drift->moved.push_back({"[" + text(a) + ", " + text(b) + (i + 1 == kDriftBins ? "]" : ")"),
                             ps[static_cast<size_t>(i)], qs[static_cast<size_t>(i)]});
   }
+  drift->distribution = drift->moved;
   KeepLargestMoves(&drift->moved);
 }
 
@@ -102,6 +120,7 @@ void CategoricalDrift(const ColumnState& baseline, const ColumnState& current, C
     drift->moved.push_back({value, share.first, share.second});
   }
   drift->value = worst;
+  drift->distribution = MostCommon(drift->moved);
   KeepLargestMoves(&drift->moved);
 }
 

@@ -30,10 +30,15 @@ struct ColumnDrift {
   std::string measure;         // "linf", "js", or "" when not comparable
   std::optional<double> value; // nullopt when not comparable (see note)
   std::vector<DriftMove> moved;  // the values or bins that moved most, largest first
+  // Both distributions side by side: every bin in order (numeric), or the
+  // kDriftDistributionListed most common values (by the larger share) and
+  // "(rest)" (categorical). For charts.
+  std::vector<DriftMove> distribution;
   std::string note;            // why not comparable ("no values in the baseline", ...)
 };
 
 inline constexpr size_t kDriftMovesListed = 5;
+inline constexpr size_t kDriftDistributionListed = 20;
 
 // One entry per column of `current`, in its order, then the baseline's
 // columns that `current` lacks (note "not in the current data").

@@ -47,7 +47,9 @@ std::string RenderHtmlPage(const HtmlPageInput& input) {
   std::string main;
   if (input.run) {
     main = VerdictSection(*input.run) + ChecksSection(*input.run) + ViolationsSection(*input.run) +
-           TrendSection(input) + ProfilesSection(input) + DriftSection(input.drift) + SchemaSection(*input.run);
+           TrendSection(input) + ProfilesSection(input) +
+           (input.drift ? DriftSection(input.drift) : RunDriftSection(*input.run, input.run_href_prefix)) +
+           SchemaSection(*input.run);
   } else {
     main = ProfilesSection(input);
     if (input.drift) main += DriftSection(input.drift);

@@ -67,5 +67,9 @@ std::string SchemaSection(const Report& run);
 std::string TrendSection(const HtmlPageInput& input);
 std::string ProfilesSection(const HtmlPageInput& input);
 std::string DriftSection(const DriftReport* drift);
+// A run's drift checks (html_run_drift.cc): per check, the baseline's
+// distribution against the run's and the values that moved most; links the
+// baseline run to `run_href_prefix` + id when that is not empty.
+std::string RunDriftSection(const Report& run, const std::string& run_href_prefix);
 
 }  // namespace griffin

@@ -64,7 +64,7 @@ TEST(HtmlPageTest, RunPageHasEverySectionAndOnlyItsOwnScript) {
   // amount's histogram: 20 equal-width bins over [1, 300]; 1 and 2 share the first.
   EXPECT_EQ(Occurrences(html, "class=\"bar series-0\""), 20u);
   EXPECT_EQ(Occurrences(html, "height=\"0.0\""), 18u);
-  EXPECT_NE(html.find("No drift result"), std::string::npos);
+  EXPECT_NE(html.find("No drift checks in this run's rules."), std::string::npos);
   EXPECT_EQ(html.find("http://"), std::string::npos);  // nothing to fetch
   EXPECT_EQ(html.find("https://"), std::string::npos);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "profile/table_profile.h"
 #include "report/report_reader.h"
 
 namespace griffin {
@@ -25,7 +26,17 @@ Result<std::string> StoredRunPage(RunStore& store, const std::string& run_id, co
   page.run = &run;
   ASSIGN_OR_RETURN(page.history, ScoreHistory(store, run.dataset));
   page.run_href_prefix = links.run_href_prefix;
-  page.profile_note = "No profile is stored with this run.";
+  // The run's stored profile: its drift-checked columns (docs/report.md).
+  ASSIGN_OR_RETURN(std::optional<std::string> state, store.RunProfile(run_id));
+  std::optional<TableProfile> profile;
+  if (state) {
+    Result<TableProfile> read = TableProfile::Deserialize(*state, "the stored profile of run " + run_id);
+    if (read.ok()) profile = std::move(read).value();
+    else page.profile_note = "The stored profile cannot be read: " + read.status().message();
+  } else {
+    page.profile_note = "No profile is stored with this run (a run stores the profile of its drift-checked columns).";
+  }
+  if (profile) page.profile = &*profile;
   return RenderHtmlPage(page);
 }
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "report/html/html_test_util.h"
+#include "exec/test_batches.h"
+#include "profile/table_profile.h"
 #include "report/json_writer.h"
 #include "store/store_test_util.h"
 
@@ -51,12 +53,35 @@ TEST(StoredRunPageTest, PageOfAStoredRunWithItsDatasetsTrend) {
   EXPECT_NE(page->find("<nav><a href=\"/ui/\">runs</a></nav>"), std::string::npos);
   EXPECT_NE(page->find("&lt;i&gt;v&lt;/i&gt;"), std::string::npos);
   EXPECT_NE(page->find("verdict failed"), std::string::npos);
-  EXPECT_NE(page->find("No profile is stored with this run."), std::string::npos);
+  EXPECT_NE(page->find("No profile is stored with this run"), std::string::npos);
   EXPECT_EQ(StoredRunPage(**store, "r3", {}).status().code(), StatusCode::kUsageError);  // not finished
   auto missing = StoredRunPage(**store, "nope", {});
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), StatusCode::kUsageError);
   EXPECT_NE(missing.status().message().find("no finished run 'nope'"), std::string::npos);
+}
+
+TEST(StoredRunPageTest, TheStoredProfileIsShownWithHistograms) {
+  store_test::TempDir dir;
+  auto store = OpenRunStore(dir.path() + "/s.db");
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  ASSERT_TRUE((*store)->BeginRun({"orders", "p1", "2026-12-04T10:00:00Z", "0.1.0", "sha", "rules", "r.yaml"}).ok());
+  Batch batch;
+  testing::AddTextColumn(&batch, "amount", {"1", "2", "3", "40"});
+  TableProfile profile;
+  profile.AddBatch(batch);
+  Report report;
+  report.dataset = "orders";
+  report.run_id = "p1";
+  FinishRunRequest finish;
+  finish.report_json = ReportToJson(report);
+  finish.profile_state = profile.Serialize();
+  ASSERT_TRUE((*store)->FinishRun("p1", finish).ok());
+  auto page = StoredRunPage(**store, "p1", {});
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  EXPECT_EQ(Occurrences(*page, "<div class=\"column\" data-column=\"amount\""), 1u);
+  EXPECT_EQ(Occurrences(*page, "class=\"bar series-0\""), 20u);  // the 20-bin histogram
+  EXPECT_EQ(page->find("No profile is stored"), std::string::npos);
 }
 
 }  // namespace
