@@ -24,6 +24,7 @@
 #include "profile/profile_json.h"
 #include "profile/profiler.h"
 #include "report/json_writer.h"
+#include "store/store_records.h"
 #include "py_arrow.h"
 #include "py_errors.h"
 #include "py_feature_stream.h"
@@ -52,6 +53,8 @@ class PyResult {
     if (!json_) json_ = griffin::ReportToJson(result_.report);
     return *json_;
   }
+  griffin::Report* mutable_report() { return &result_.report; }
+  void forget_json() { json_.reset(); }
   int64_t rows() const { return result_.report.rows; }
   int64_t bad_rows() const { return result_.report.bad_rows; }
   double quality_score() const { return result_.report.quality_score; }
@@ -111,10 +114,13 @@ class PyValidator {
     return PyResult(ValueOrRaise(std::move(result)));
   }
 
+  // `row_offset`: the first row's id (a part of a larger input, e.g. a Spark
+  // partition): the report and bad_row_indices number rows from it.
   PyResult ValidateStream(nb::handle capsule, const std::string& name, int64_t max_violations, int threads,
-                          int64_t batch_rows, bool collect_bad_rows) const {
+                          int64_t batch_rows, bool collect_bad_rows, int64_t row_offset) const {
     std::shared_ptr<arrow::RecordBatchReader> reader = griffin::python::ImportStreamCapsule(capsule, name);
-    const griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+    options.row_offset = row_offset;
     Result<griffin::ValidationResult> result = Status::Internal("not run");
     {
       nb::gil_scoped_release release;
@@ -163,6 +169,23 @@ class PyValidator {
       messages.append(nb::str(e.error.message.c_str(), e.error.message.size()));
     }
     return nb::make_tuple(PyResult(std::move(result)), rows, checks, messages);
+  }
+
+  // griffin.spark's .save(): records `result` (a finished run of these rules,
+  // e.g. merged partial states) in the run store at `store_uri` as the CLI
+  // records a run (griffin history/show list it), with `inputs` as its input
+  // lineage (rows per input) and `origin` (spark). Returns (run_id, version).
+  nb::tuple RecordRun(PyResult& result, const std::string& store_uri, const std::vector<std::string>& inputs,
+                      const std::vector<int64_t>& input_rows, const std::string& origin) const {
+    Result<griffin::RunTicket> recorded = Status::Internal("not run");
+    {
+      nb::gil_scoped_release release;
+      recorded = griffin::RecordFinishedRun(store_uri, validator_->rules(), result.mutable_report(), inputs,
+                                            input_rows, origin);
+    }
+    const griffin::RunTicket ticket = ValueOrRaise(std::move(recorded));
+    result.forget_json();
+    return nb::make_tuple(ticket.run_id, ticket.version);
   }
 
   // Validator.merge_states(): the parts' states merged into one, as bytes.
@@ -304,7 +327,10 @@ NB_MODULE(_griffin, m) {
       .def("validate_paths", &PyValidator::ValidatePaths, nb::arg("paths"), nb::arg("max_violations"),
            nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
       .def("validate_stream", &PyValidator::ValidateStream, nb::arg("capsule"), nb::arg("name"),
-           nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
+           nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"),
+           nb::arg("row_offset") = 0)
+      .def("record_run", &PyValidator::RecordRun, nb::arg("result"), nb::arg("store_uri"), nb::arg("inputs"),
+           nb::arg("input_rows"), nb::arg("origin"))
       .def("partial", &PyValidator::Partial, nb::arg("capsule"), nb::arg("name"), nb::arg("row_offset"),
            nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"))
       .def("merge_partials", &PyValidator::MergePartials, nb::arg("states"), nb::arg("names"))

@@ -30,7 +30,7 @@
 #include "rules/rule_loader.h"
 #include "cli/schema_drift.h"
 #include "cli/standard_streams.h"
-#include "cli/store_records.h"
+#include "store/store_records.h"
 #include "cli/validate_html.h"
 #include "sinks/output_guard.h"
 #include "sinks/row_sink.h"

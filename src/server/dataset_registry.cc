@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "cli/store_records.h"
+#include "store/store_records.h"
 #include "server/file_text.h"
 #include "util/sha256.h"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <random>
 
-#include "cli/store_records.h"
+#include "store/store_records.h"
 #include "report/json_writer.h"
 #include "server/metrics_request.h"
 #include "server/quality_score.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cli/store_records.h"
+#include "store/store_records.h"
 #include "report/json_writer.h"
 
 #ifndef GRIFFIN_VERSION

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/report.h"
+#include "rules/rule_set.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
 
@@ -23,5 +24,14 @@ std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, 
 FinishRunRequest MakeFinishRequest(const Report& report, const std::string& report_json,
                                    const std::vector<InputLineage>& inputs,
                                    const std::vector<OutputSummary>& outputs);
+
+// Records a run validated elsewhere (griffin.spark: merged partial states)
+// in the store at `store_uri`, begun and finished at once: `report` gets the
+// new run id and `inputs` (rows per input), then its JSON is stored as the
+// CLI stores it. `origin`: who ran it (spark). Errors: StoreError, or a
+// UsageError for a URI of no store form.
+Result<RunTicket> RecordFinishedRun(const std::string& store_uri, const RuleSet& rules, Report* report,
+                                    const std::vector<std::string>& inputs, const std::vector<int64_t>& input_rows,
+                                    const std::string& origin);
 
 }  // namespace griffin

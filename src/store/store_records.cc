@@ -1,4 +1,4 @@
-#include "cli/store_records.h"
+#include "store/store_records.h"
 
 #include <sys/stat.h>
 
@@ -105,6 +105,40 @@ FinishRunRequest MakeFinishRequest(const Report& report, const std::string& repo
   request.inputs = inputs;
   for (const OutputSummary& o : outputs) request.outputs.push_back({o.path, o.kind, o.rows, o.bytes, o.sha256, o.etag});
   return request;
+}
+
+Result<RunTicket> RecordFinishedRun(const std::string& store_uri, const RuleSet& rules, Report* report,
+                                    const std::vector<std::string>& inputs, const std::vector<int64_t>& input_rows,
+                                    const std::string& origin) {
+  RETURN_IF_ERROR(CheckRunStoreUri(store_uri));
+  ASSIGN_OR_RETURN(std::unique_ptr<RunStore> store, OpenRunStore(store_uri));
+  BeginRunRequest begin;
+  begin.dataset = rules.dataset;
+  begin.run_id = NewRunId();
+  begin.started_at = IsoNow();
+  begin.griffin_version = GRIFFIN_VERSION;
+  begin.rules_sha256 = rules.sha256;
+  begin.rules_text = rules.text;
+  begin.rules_path = rules.path;
+  begin.origin = origin;
+  ASSIGN_OR_RETURN(RunTicket ticket, store->BeginRun(begin));
+  report->run_id = ticket.run_id;
+  report->inputs = inputs;
+  report->input_rows = input_rows;
+  std::vector<InputLineage> lineage;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    InputLineage input;
+    input.path = inputs[i];
+    input.rows = i < input_rows.size() ? input_rows[i] : 0;
+    lineage.push_back(std::move(input));
+  }
+  const FinishRunRequest finish = MakeFinishRequest(*report, ReportToJson(*report), lineage, {});
+  Status finished = store->FinishRun(ticket.run_id, finish);
+  if (!finished.ok()) {
+    (void)store->MarkRecordFailed(ticket.run_id, finished.message());
+    return finished;
+  }
+  return ticket;
 }
 
 }  // namespace griffin
