@@ -113,8 +113,81 @@ def test_report_equals_griffin_validate_check_by_check(spark, data, partitions):
     same_checks(json.loads(result.report.to_json()), expected)
     assert expected["bad_rows"] > 0 and any(c["check"] == "unique" and c["violations"] > 0
                                             for c in expected["checks"])
-    with pytest.raises(NotImplementedError, match="not finished"):
-        result.clean
+
+
+def cli_quarantine(rules, path, folder):
+    out = folder / "cli-quarantine.parquet"
+    run = subprocess.run([str(require_binary()), "validate", "-r", str(rules), str(path), "--no-store",
+                          "--quarantine", str(out), "--format", "json"], capture_output=True, text=True, timeout=120)
+    assert run.returncode in (0, 1), run.stderr
+    return pq.read_table(out)
+
+
+def row_keys(rows):
+    """Each row's data and its violated checks, as a sorted list (row ids and
+    the 'duplicates row N' messages name rows by position, which differ)."""
+    return sorted(repr((r["id"], r["code"], r["amount"], r["qty"], tuple(e["check"] for e in r["_griffin_errors"])))
+                  for r in rows)
+
+
+@pytest.mark.parametrize("partitions,key", [(1, "id"), (2, "id"), (8, "id"), (8, None), (3, ["code", "id"])])
+def test_clean_and_quarantine_hold_every_row_exactly_once(spark, data, tmp_path, partitions, key):
+    import griffin.spark
+    path, rules = data
+    df = spark.read.parquet(str(path)).repartition(partitions)
+    result = griffin.spark.validate(df, str(rules), key=key, max_violations=10**6)
+    clean = result.clean.collect()
+    quarantine = result.quarantine.collect()
+    assert len(quarantine) == result.report.bad_rows > 0
+    assert len(clean) + len(quarantine) == 3000
+    everything = sorted(repr(tuple(r[c] for c in ("id", "code", "amount", "qty"))) for r in clean + quarantine)
+    assert everything == sorted(map(repr, generated_rows()))
+    assert result.quarantine.columns == df.columns + ["_griffin_row", "_griffin_errors"]
+    assert len({r["_griffin_row"] for r in quarantine}) == len(quarantine)
+    listed = {r["_griffin_row"] for r in quarantine}
+    # every listed violation of an error check names a quarantined row, and no other
+    error_checks = {c["name"] for c in result.report.checks if c["severity"] == "error"}
+    assert {v["row"] for v in result.report.violations if v["check"] in error_checks} == listed
+    if key == "id" or partitions == 1:
+        # rows in the file's order (the key is the file's order): the CLI's quarantine, row by row
+        assert row_keys(quarantine) == row_keys(cli_quarantine(rules, path, tmp_path).to_pylist())
+    # a second action gives the same rows (the prepared partitions are kept)
+    assert sorted(r["_griffin_row"] for r in result.quarantine.collect()) == sorted(listed)
+    assert result.clean.count() == len(clean)
+
+
+def test_quarantine_names_the_cross_partition_duplicate_with_its_first_row(spark, data):
+    import griffin.spark
+    path, rules = data
+    result = griffin.spark.validate(spark.read.parquet(str(path)).repartition(8), str(rules), key="id")
+    rows = result.quarantine.filter("id = 999").collect()
+    assert len(rows) == 1   # ids 999 and 999 (row 1000 repeats row 999's id): the second is bad
+    messages = [e["message"] for e in rows[0]["_griffin_errors"] if e["check"] == "id.unique"]
+    assert messages and messages[0].startswith("id 999 duplicates row ")
+    first = int(messages[0].rsplit(" ", 1)[1])
+    assert first != rows[0]["_griffin_row"] and first >> griffin.spark.ROW_ID_SHIFT <= rows[0]["_griffin_row"] >> 33
+
+
+def test_save_records_the_run_and_griffin_history_lists_it(spark, data, tmp_path):
+    import griffin.spark
+    path, rules = data
+    store = tmp_path / "runs.db"
+    result = griffin.spark.validate(spark.read.parquet(str(path)).repartition(2), str(rules), key="id")
+    run_id = result.save(str(store))
+    assert json.loads(result.report.to_json())["run_id"] == run_id
+    history = subprocess.run([str(require_binary()), "history", "spark_orders", "--store", str(store),
+                              "--format", "json"], capture_output=True, text=True, timeout=60)
+    assert history.returncode == 0, history.stderr
+    runs = json.loads(history.stdout)
+    runs = runs["runs"] if isinstance(runs, dict) else runs
+    assert [r["run_id"] for r in runs] == [run_id]
+    assert runs[0]["rows"] == 3000 and runs[0]["bad_rows"] == result.report.bad_rows
+    shown = subprocess.run([str(require_binary()), "show", run_id, "--store", str(store), "--format", "json"],
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode in (0, 1), shown.stderr
+    same_checks(json.loads(shown.stdout), cli_report(rules, path))
+    with pytest.raises(griffin.GriffinError, match="runs.txt"):
+        result.save(str(tmp_path / "runs.txt"))
 
 
 def test_missing_column_is_a_schema_error_every_row_bad(spark, data):
@@ -125,3 +198,73 @@ def test_missing_column_is_a_schema_error_every_row_bad(spark, data):
     report = json.loads(result.report.to_json())
     assert report["bad_rows"] == report["rows"] == 3000 and report["quality_score"] == 0
     assert [e["column"] for e in report["schema_errors"]] == ["qty"]
+    assert result.clean.count() == 0 and result.quarantine.count() == 3000
+
+
+def test_a_column_type_that_cannot_hold_the_rules_type_is_a_schema_error(spark, data):
+    import griffin.spark
+    path, rules = data
+    cli_path = path.parent / "mistyped.parquet"
+    df = spark.read.parquet(str(path)).withColumn("amount", __import__("pyspark.sql.functions").sql.functions
+                                                  .col("amount").cast("timestamp"))
+    df.coalesce(1).write.mode("overwrite").parquet(str(cli_path))
+    result = griffin.spark.validate(spark.read.parquet(str(cli_path)).repartition(4), str(rules), key="id")
+    report = json.loads(result.report.to_json())
+    assert [e["column"] for e in report["schema_errors"]] == ["amount"]
+    assert report["schema_errors"][0]["message"].startswith("input type timestamp[us")
+    assert report["schema_errors"][0]["message"].endswith("cannot hold float64 without loss")
+    assert report["bad_rows"] == report["rows"] == 3000
+    # the CLI on the same file: Spark wrote the timestamps as INT96 (read back as timestamp[ns])
+    expected = cli_report(rules, cli_path)
+    for ours in (report, expected):
+        ours["schema_errors"] = [dict(e, message=e["message"].split(" cannot hold")[1]) for e in ours["schema_errors"]]
+    same_checks(report, expected)
+    assert result.quarantine.count() == 3000 and result.clean.count() == 0
+
+
+def spark_submit_env(**extra):
+    """The environment of a spark-submit child: the project venv's Spark and
+    python, this test's griffin (PYTHONPATH, for driver and executors)."""
+    env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=sys.executable,
+               PYSPARK_DRIVER_PYTHON=sys.executable)
+    env["PATH"] = str(pathlib.Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env.update(extra)
+    return env
+
+
+MISSING_WHEEL_JOB = """
+import sys
+sys.path.insert(0, sys.argv[3]) if sys.argv[3] else None   # this test's griffin, for the driver only
+from pyspark.sql import SparkSession
+import griffin.spark
+spark = SparkSession.builder.getOrCreate()
+try:
+    griffin.spark.validate(spark.read.parquet(sys.argv[2]), sys.argv[1])
+except Exception as error:
+    print("FAILED:", error)
+    sys.exit(7)
+"""
+
+
+def test_an_executor_without_griffin_fails_naming_the_fix(data, tmp_path):
+    path, rules = data
+    # The executors' python: the bare interpreter under the venv (no griffin),
+    # with only pyarrow, numpy and pandas on its path (mapInArrow needs them).
+    site = pathlib.Path(pa.__file__).resolve().parent.parent
+    bare_path = tmp_path / "executor-path"
+    bare_path.mkdir()
+    for name in ("pyarrow", "numpy", "pandas", "dateutil", "six.py", "tzdata", "pytz"):
+        if (site / name).exists():
+            (bare_path / name).symlink_to(site / name)
+    job = tmp_path / "job.py"
+    job.write_text(MISSING_WHEEL_JOB)
+    driver_griffin = os.environ.get("PYTHONPATH", "")
+    env = spark_submit_env(PYSPARK_PYTHON=os.path.realpath(sys.executable))
+    env.pop("PYTHONPATH", None)
+    run = subprocess.run(["spark-submit", "--master", "local-cluster[2,1,1024]", "--conf", "spark.ui.enabled=false",
+                          "--conf", f"spark.executorEnv.PYTHONPATH={bare_path}", "--conf", "spark.task.maxFailures=1",
+                          str(job), str(rules), str(path), driver_griffin.split(os.pathsep)[0]],
+                         capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path)
+    assert run.returncode == 7, run.stderr[-3000:]
+    assert "griffin is not installed in this Spark executor's Python" in run.stdout, run.stdout[-3000:]
+    assert "spark.archives=griffin-env.tar.gz#env" in run.stdout and "PYSPARK_PYTHON=./env/bin/python" in run.stdout

@@ -16,19 +16,20 @@ machine's over the same rows in the same order. The rules are compiled once per
 Python worker (workers are reused across tasks).
 
 Row order: a cluster has none, and `unique` (the first occurrence passes) needs
-one. Rows are numbered partition by partition: row id = partition index * 2^33
-+ position in the partition. With `key=` (a column or columns), the DataFrame
+one. Row ids are monotonically_increasing_id()'s: partition index * 2^33 +
+position in the partition. With `key=` (a column or columns), the DataFrame
 is first range-partitioned and sorted by the key, so row ids follow the key's
 order across partitions: a key that orders rows as a file holds them (an id)
 gives exactly `griffin validate`'s report. That costs one shuffle of the whole
-DataFrame (plus Spark's sampling pass for the ranges). Without `key=` the order
-is Spark's partition order, which is the input's only where the source keeps it.
+DataFrame (plus Spark's sampling pass for the ranges). Without `key=` the first
+occurrence is the row with the smallest monotonically_increasing_id().
 
 `unique` across partitions is exact without a second shuffle: the driver merges
-every partition's key set (memory on the driver: about 30 bytes + the key per
+every partition's key set (memory on the driver: about 16 bytes + the key per
 distinct value), and the rows that repeat a key of an earlier partition are
-passed to the clean/quarantine pass, which re-reads the (deterministically
-ordered) DataFrame.
+broadcast to the clean/quarantine tasks. The prepared DataFrame is
+localCheckpoint()ed (kept on the executors by the report's job), so those
+tasks see the same rows in the same order as the report did.
 
 The executors need the griffin wheel: ship a packed environment
 (docs/spark.md): `venv-pack -o env.tar.gz` of a venv holding the wheel, then
@@ -36,39 +37,71 @@ spark.archives=env.tar.gz#env and PYSPARK_PYTHON=./env/bin/python.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import griffin
 from griffin import DEFAULT_MAX_VIOLATIONS, Report, Validator
 
-__all__ = ["validate", "SparkValidation"]
+from ._executor import MISSING_WHEEL, ROW_ID_SHIFT, executor_functions
 
-# Row ids: partition index << ROW_ID_SHIFT + position (as monotonically_increasing_id).
-ROW_ID_SHIFT = 33
-MISSING_WHEEL = ("griffin is not installed in this Spark executor's Python ({python}: {error}). Ship it with "
-                 "the job: pack a venv holding the griffin wheel (venv-pack -o griffin-env.tar.gz), pass it as "
-                 "spark.archives=griffin-env.tar.gz#env and set PYSPARK_PYTHON=./env/bin/python "
-                 "(docs/spark.md)")
+__all__ = ["validate", "SparkValidation", "MISSING_WHEEL", "ROW_ID_SHIFT"]
 
 
 class SparkValidation:
-    """The outcome of validate(): `report` (computed). `clean` and
-    `quarantine` are not finished: they raise NotImplementedError."""
+    """The outcome of validate(): `report` (computed on validate()), and the
+    lazy `clean` and `quarantine` DataFrames (computed when an action runs
+    on them; together they hold every row exactly once)."""
 
-    def __init__(self, report: Report, prepared: Any, text: str, arrow_schema: Any, merged_errors: dict,
-                 partitions: int) -> None:
+    def __init__(self, report: Report, validator: Validator, prepared: Any, split_rows: Any,
+                 merged_errors: Any, partitions: int, inputs: List[str]) -> None:
         self.report = report
         self.partitions = partitions
-        self._outputs_args = (prepared, text, arrow_schema, merged_errors)
+        self._validator = validator
+        self._prepared = prepared
+        self._split_rows = split_rows
+        self._merged_errors = merged_errors
+        self._inputs = inputs
+        self._frames: Optional[tuple] = None
+        self.run_id: Optional[str] = None
 
     @property
     def clean(self) -> Any:
-        raise NotImplementedError("griffin.spark: clean/quarantine DataFrames are not finished (their row count "
-                                  "across partitions is not yet exact; issue 14); use .report")
+        """The rows that violate no error-severity check (the input's columns)."""
+        return self._outputs()[0]
 
     @property
     def quarantine(self) -> Any:
-        return self.clean
+        """The bad rows plus `_griffin_row` (the row id the report names:
+        partition index * 2^33 + position) and `_griffin_errors`
+        (array<struct<check, message>>, the violated error checks in rule
+        order), as the CLI's --quarantine."""
+        return self._outputs()[1]
+
+    def save(self, store_uri: str) -> str:
+        """Record the run in the run store at `store_uri` (a SQLite path or
+        postgresql://...), as `griffin validate --store` does: `griffin history
+        DATASET --store URI` lists it (origin spark). The driver writes; the
+        report's run_id becomes the new run's id, which is returned. Raises
+        griffin.GriffinError naming the store when it cannot be written."""
+        run_id, _version = self._validator._compiled.record_run(
+            self.report._result, str(store_uri), self._inputs, [self.report.rows] if len(self._inputs) == 1 else [], "spark")
+        self.report._json = self.report._dict = None
+        self.run_id = run_id
+        return run_id
+
+    def _outputs(self) -> tuple:
+        if self._frames is None:
+            from pyspark.sql.types import ArrayType, LongType, StringType, StructField, StructType
+            prepared = self._prepared
+            errors_type = ArrayType(StructType([StructField("check", StringType()),
+                                                StructField("message", StringType())]))
+            quarantine_schema = StructType(prepared.schema.fields + [
+                StructField("_griffin_row", LongType()), StructField("_griffin_errors", errors_type)])
+            order = {check["name"]: i for i, check in enumerate(self.report.checks)}
+            clean = prepared.mapInArrow(self._split_rows(self._merged_errors, order, True), prepared.schema)
+            quarantine = prepared.mapInArrow(self._split_rows(self._merged_errors, order, False), quarantine_schema)
+            self._frames = (clean, quarantine)
+        return self._frames
 
     def __repr__(self) -> str:
         return "<griffin.spark.SparkValidation rows=%d bad_rows=%d partitions=%d>" % (
@@ -85,69 +118,47 @@ def _rules_text(rules: Union[str, "griffin.PathLike"]) -> str:
     return rules
 
 
-def _executor_helpers(rules_text: str, arrow_schema: Any) -> Any:
-    """Functions for the executors, defined here so that Spark pickles them
-    by value: unpickling them needs no griffin, so an executor without the
-    wheel reaches MISSING_WHEEL instead of a bare ImportError in Spark's worker."""
-    missing = MISSING_WHEEL
-
-    def worker_validator() -> Any:
-        """The rules compiled once per Python worker (cached on the griffin module)."""
-        import sys
-        try:
-            import griffin as g
-        except ImportError as error:
-            raise RuntimeError(missing.format(python=sys.executable, error=error)) from None
-        cache = g.__dict__.setdefault("_spark_validators", {})
-        validator = cache.get(rules_text)
-        if validator is None:
-            validator = cache[rules_text] = g.Validator.from_yaml(rules_text)
-        return validator
-
-    def partition_table(batches: Any) -> Any:
-        import pyarrow as pa
-        batches = list(batches)
-        return pa.Table.from_batches(batches, schema=batches[0].schema if batches else arrow_schema)
-
-    return worker_validator, partition_table
+def _input_names(df: Any) -> List[str]:
+    """The DataFrame's source files (Spark's inputFiles()), else a description."""
+    try:
+        files = list(df.inputFiles())
+    except Exception:   # noqa: BLE001 - a source without files (JDBC, a range)
+        files = []
+    return files or ["spark:dataframe"]
 
 
 def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[str]] = None,
              mode: str = "native", max_violations: int = DEFAULT_MAX_VIOLATIONS) -> SparkValidation:
-    """Validate a Spark DataFrame (any source: Parquet, Delta, JDBC, CSV,
-    spark.table(name)) against a rule file (path or YAML text).
+    """Validate a Spark DataFrame (any source: Parquet, Delta, JDBC, CSV), or
+    a table by name (spark.table(name)), against a rule file (path or YAML text).
 
     `key`: a column or columns that order the rows (see the module's notes);
-    None numbers rows in partition order. `mode`: "native" (the only mode
-    built so far). Raises RuleError for bad rules (on the driver, before any
-    Spark job) and InputError for partial states that cannot be merged; a
-    missing column is the report's schema error (every row bad), as in the CLI."""
+    None numbers rows in partition order. `mode`: "native". Raises RuleError
+    for bad rules (on the driver, before any Spark job) and InputError for
+    partial states that cannot be merged; a missing column is the report's
+    schema error (every row bad), as in the CLI."""
     if mode != "native":
         raise ValueError("mode: only 'native' is built (SQL mode is not yet)")
+    if isinstance(df, str):
+        from pyspark.sql import SparkSession
+        df = SparkSession.getActiveSession().table(df)
     text = _rules_text(rules)
     validator = Validator.from_yaml(text)   # RuleError here, not on an executor
     keys: List[str] = [key] if isinstance(key, str) else list(key or [])
     for name in keys:
         if name not in df.columns:
             raise ValueError("key: no column %r in the DataFrame (columns: %s)" % (name, ", ".join(df.columns)))
+    inputs = _input_names(df)
     prepared = df
     if keys:
         prepared = df.repartitionByRange(df.rdd.getNumPartitions(), *keys).sortWithinPartitions(*keys)
+    # The report pass and the clean/quarantine passes must see the same rows
+    # in the same partitions in the same order (row ids name rows across
+    # them); a shuffle's output order is not repeatable, so the first job
+    # keeps the prepared partitions on the executors (memory, then disk).
+    prepared = prepared.localCheckpoint(eager=False)
     from pyspark.sql.pandas.types import to_arrow_schema
-    arrow_schema = to_arrow_schema(df.schema)
-    worker_validator, partition_table = _executor_helpers(text, arrow_schema)
-    shift = ROW_ID_SHIFT
-
-    def partial_states(batches):   # runs on the executors; imports griffin there
-        import pyarrow as pa
-        from pyspark import TaskContext
-        worker = worker_validator()
-        partition = TaskContext.get().partitionId()
-        table = partition_table(batches)
-        state = worker.partial(table, row_offset=partition << shift, max_violations=max_violations, threads=1)
-        yield pa.RecordBatch.from_arrays([pa.array([partition], pa.int64()), pa.array([state], pa.binary())],
-                                         names=["partition", "state"])
-
+    partial_states, split_rows = executor_functions(text, to_arrow_schema(df.schema), max_violations)
     rows = prepared.mapInArrow(partial_states, "partition long, state binary").collect()
     rows.sort(key=lambda r: r["partition"])
     states = [bytes(r["state"]) for r in rows]
@@ -155,53 +166,10 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
     result, error_rows, error_checks, error_messages = validator._compiled.merge_partials(states, names)
     report = Report(result)
     report._merged = True
-    merged_errors = {}
+    by_partition: Dict[int, Dict[int, list]] = {}
+    mask = (1 << ROW_ID_SHIFT) - 1
     for row, check, message in zip(error_rows, error_checks, error_messages):
-        merged_errors.setdefault(int(row), []).append((check, message))
-    return SparkValidation(report, prepared, text, arrow_schema, merged_errors, len(states))
-
-
-def _outputs(prepared: Any, text: str, arrow_schema: Any, merged_errors: dict) -> Any:
-    """The lazy clean and quarantine DataFrames: each partition validated
-    again (the same rows in the same order, so the same row ids), plus the
-    rows that repeat an earlier partition's `unique` key."""
-    from pyspark.sql.types import ArrayType, LongType, StringType, StructField, StructType
-    shift = ROW_ID_SHIFT
-    worker_validator, partition_table = _executor_helpers(text, arrow_schema)
-    errors_type = ArrayType(StructType([StructField("check", StringType()), StructField("message", StringType())]))
-    quarantine_schema = StructType(prepared.schema.fields + [StructField("_griffin_row", LongType()),
-                                                             StructField("_griffin_errors", errors_type)])
-
-    def split(batches, want_clean):   # on the executors
-        import numpy as np
-        import pyarrow as pa
-        from pyspark import TaskContext
-        worker = worker_validator()
-        partition = TaskContext.get().partitionId()
-        offset = partition << shift
-        table = partition_table(batches)
-        report = worker.validate(table, max_violations=0, threads=1)
-        bad = report.bad_row_mask()
-        extra = {row - offset: errs for row, errs in merged_errors.items() if offset <= row < offset + table.num_rows}
-        for local in extra:
-            bad[local] = True
-        if want_clean:
-            yield from table.filter(pa.array(~bad)).to_batches()
-            return
-        _, quarantined = report.split(table)
-        positions = quarantined.column("_griffin_row").to_numpy()
-        errors = quarantined.column("_griffin_errors").to_pylist()
-        by_row = {int(p): list(e or []) for p, e in zip(positions, errors)}
-        for local, errs in extra.items():
-            by_row.setdefault(local, []).extend({"check": c, "message": m} for c, m in errs)
-        order = np.array(sorted(by_row), dtype=np.int64)
-        out = table.take(pa.array(order))
-        out = out.append_column("_griffin_row", pa.array(order + offset, pa.int64()))
-        errors_arrow = pa.array([by_row[int(r)] for r in order],
-                                pa.list_(pa.struct([("check", pa.string()), ("message", pa.string())])))
-        out = out.append_column("_griffin_errors", errors_arrow)
-        yield from out.to_batches()
-
-    clean = prepared.mapInArrow(lambda batches: split(batches, True), prepared.schema)
-    quarantine = prepared.mapInArrow(lambda batches: split(batches, False), quarantine_schema)
-    return clean, quarantine
+        row = int(row)
+        by_partition.setdefault(row >> ROW_ID_SHIFT, {}).setdefault(row & mask, []).append((check, message))
+    merged_errors = df.sparkSession.sparkContext.broadcast(by_partition)
+    return SparkValidation(report, validator, prepared, split_rows, merged_errors, len(states), inputs)

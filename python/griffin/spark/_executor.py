@@ -1,0 +1,95 @@
+"""What griffin.spark's tasks run on the executors.
+
+The functions are made inside executor_functions(), so Spark (cloudpickle)
+pickles them by value: unpickling them needs no griffin, and an executor
+whose Python lacks the wheel fails with MISSING_WHEEL, which names the fix,
+instead of a bare ImportError inside Spark's worker."""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Tuple
+
+# Row ids: partition index << ROW_ID_SHIFT + position, as Spark's
+# monotonically_increasing_id() numbers rows.
+ROW_ID_SHIFT = 33
+
+MISSING_WHEEL = ("griffin is not installed in this Spark executor's Python ({python}: {error}). Ship it with "
+                 "the job: pack a venv holding the griffin wheel (venv-pack -o griffin-env.tar.gz), pass it as "
+                 "spark.archives=griffin-env.tar.gz#env and set PYSPARK_PYTHON=./env/bin/python "
+                 "(docs/spark.md)")
+
+
+def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int) -> Tuple[Callable, Callable]:
+    """(partial_states, split_rows): mapInArrow functions over the prepared
+    DataFrame. partial_states yields one row (partition, state) per partition;
+    split_rows(merged_errors, check_order, want_clean) yields a partition's
+    clean rows, or its bad rows with _griffin_row and _griffin_errors."""
+    missing = MISSING_WHEEL
+    shift = ROW_ID_SHIFT
+
+    def worker_validator() -> Any:
+        """The rules compiled once per Python worker (cached on the griffin module)."""
+        import sys
+        try:
+            import griffin as g
+        except ImportError as error:
+            raise RuntimeError(missing.format(python=sys.executable, error=error)) from None
+        cache = g.__dict__.setdefault("_spark_validators", {})
+        validator = cache.get(rules_text)
+        if validator is None:
+            validator = cache[rules_text] = g.Validator.from_yaml(rules_text)
+        return validator
+
+    def partition_table(batches: Any) -> Tuple[Any, int]:
+        import pyarrow as pa
+        from pyspark import TaskContext
+        batches = list(batches)
+        table = pa.Table.from_batches(batches, schema=batches[0].schema if batches else arrow_schema)
+        return table, TaskContext.get().partitionId()
+
+    def partial_states(batches: Any) -> Any:
+        import pyarrow as pa
+        worker = worker_validator()
+        table, partition = partition_table(batches)
+        state = worker.partial(table, row_offset=partition << shift, max_violations=max_violations, threads=1)
+        yield pa.RecordBatch.from_arrays([pa.array([partition], pa.int64()), pa.array([state], pa.binary())],
+                                         names=["partition", "state"])
+
+    def split_rows(merged_errors: Any, check_order: Dict[str, int], want_clean: bool) -> Callable:
+        def run(batches: Any) -> Any:
+            import numpy as np
+            import pyarrow as pa
+            from griffin import _frames
+            worker = worker_validator()
+            table, partition = partition_table(batches)
+            offset = partition << shift
+            result = worker._compiled.validate_stream(_frames.arrow_stream(table), "partition %d" % partition, 0,
+                                                      1, 65536, True, offset)
+            extra: Dict[int, List[Tuple[str, str]]] = merged_errors.value.get(partition, {})
+            bad = np.zeros(table.num_rows, dtype=bool)
+            rows = result.bad_row_indices() - offset
+            bad[rows] = True
+            for local in extra:
+                bad[local] = True
+            if want_clean:
+                yield from table.filter(pa.array(~bad)).to_batches()
+                return
+            bounds = result.bad_error_offsets()
+            checks, messages = result.bad_error_checks(), result.bad_error_messages()
+            errors: Dict[int, List[Tuple[str, str]]] = {}
+            for i, local in enumerate(rows.tolist()):
+                errors[local] = [(checks[j], messages[j].decode("utf-8", "replace"))
+                                 for j in range(bounds[i], bounds[i + 1])]
+            for local, more in extra.items():
+                errors.setdefault(local, []).extend(more)
+            order = sorted(errors)
+            out = table.take(pa.array(order, pa.int64()))
+            out = out.append_column("_griffin_row", pa.array([offset + r for r in order], pa.int64()))
+            entries = [[{"check": c, "message": m}
+                        for c, m in sorted(errors[r], key=lambda e: check_order.get(e[0], len(check_order)))]
+                       for r in order]
+            out = out.append_column("_griffin_errors", pa.array(
+                entries, pa.list_(pa.struct([("check", pa.string()), ("message", pa.string())]))))
+            yield from out.to_batches()
+        return run
+
+    return partial_states, split_rows
