@@ -15,6 +15,7 @@
 #include "cli/exit_codes.h"
 #include "cli/progress_line.h"
 #include "cli/read_args.h"
+#include "cli/spark_submit.h"
 #include "exec/engine.h"
 #include "history/history_checks.h"
 #include "io/input_format.h"
@@ -217,6 +218,11 @@ void PrintError(const Status& status) { std::fprintf(stderr, "griffin: %s\n", st
 }  // namespace
 
 int RunValidateCommand(const ValidateArgs& args) {
+  if (args.engine == "spark") return ExecSparkSubmit(args);
+  if (!args.master.empty() || !args.keys.empty()) {
+    PrintError(Status::UsageError(std::string(args.master.empty() ? "--key" : "--master") + ": only with --engine spark"));
+    return kExitUsage;
+  }
   Result<PreparedRun> prepared = Prepare(args);
   if (!prepared.ok()) {
     PrintError(prepared.status());
@@ -416,6 +422,10 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
                 "and exit 0 without reading the inputs");
   cmd->add_option("--tmp-dir", args->tmp_dir,
                   "Where spilled state goes (default $TMPDIR, else /tmp); its files have no name, so nothing is left behind");
+  cmd->add_option("--engine", args->engine, "local (this process) or spark (submit a griffin.spark job with spark-submit)")
+      ->check(CLI::IsMember({"local", "spark"}))->capture_default_str();
+  cmd->add_option("--master", args->master, "--engine spark: the Spark master URL (yarn, spark://host:7077, local[4], ...)");
+  cmd->add_option("--key", args->keys, "--engine spark: a column that orders the rows (repeatable; griffin.spark key=)");
   cmd->footer(
       "\nExit status: 0 passed, 1 failed its checks, 2 rule file or command line wrong, 3 input unreadable.\n"
       "\nExamples:\n"

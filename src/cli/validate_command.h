@@ -37,6 +37,9 @@ struct ValidateArgs {
   std::string memory_limit = "512MB";  // --memory-limit: unique/distinct state before it spills
   bool explain = false;                // --explain: print the plan, read nothing
   std::string tmp_dir;                 // --tmp-dir: where spills go (default $TMPDIR, else /tmp)
+  std::string engine = "local";     // --engine: local (this process) or spark (spark_submit.h)
+  std::string master;               // --master: the Spark master URL (--engine spark)
+  std::vector<std::string> keys;    // --key: columns that order rows on Spark (griffin.spark's key=)
 };
 
 // Adds the `validate` subcommand to `app`, filling `args` when parsed.

@@ -232,6 +232,42 @@ def spark_submit_env(**extra):
     return env
 
 
+def test_griffin_validate_engine_spark_submits_the_job(data, tmp_path):
+    path, rules = data
+    store = tmp_path / "runs.db"
+    run = subprocess.run([str(require_binary()), "validate", "--engine", "spark", "--master", "local-cluster[2,1,1024]",
+                          "-r", str(rules), str(path), "--key", "id", "--format", "json", "--store", str(store)],
+                         capture_output=True, text=True, timeout=600, env=spark_submit_env(), cwd=tmp_path)
+    assert run.returncode == 1, run.stderr[-3000:]   # the generated data fails its checks
+    report = json.loads(run.stdout[run.stdout.index("{"):])
+    same_checks(report, cli_report(rules, path))
+    history = subprocess.run([str(require_binary()), "history", "spark_orders", "--store", str(store), "--format",
+                              "json"], capture_output=True, text=True, timeout=60)
+    assert [r["run_id"] for r in json.loads(history.stdout)["runs"]] == [report["run_id"]]
+    refused = subprocess.run([str(require_binary()), "validate", "--engine", "spark", "--master", "local[1]",
+                              "-r", str(rules), str(path), "--html", "x.html"], capture_output=True, text=True,
+                             timeout=60)
+    assert refused.returncode == 2 and "--html: not with --engine spark" in refused.stderr
+    local = subprocess.run([str(require_binary()), "validate", "--master", "local[1]", "-r", str(rules), str(path)],
+                           capture_output=True, text=True, timeout=60)
+    assert local.returncode == 2 and "--master: only with --engine spark" in local.stderr
+
+
+def test_the_example_job_runs_with_spark_submit(data, tmp_path):
+    path, rules = data
+    example = pathlib.Path(__file__).resolve().parents[2] / "examples" / "spark_validate.py"
+    run = subprocess.run(["spark-submit", "--master", "local-cluster[2,1,1024]", "--conf", "spark.ui.enabled=false",
+                          str(example), str(rules), str(path), "--key", "id", "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=600, env=spark_submit_env(), cwd=tmp_path)
+    assert run.returncode == 1, run.stderr[-3000:]
+    report = json.loads(run.stdout[run.stdout.index("{"):])
+    expected = cli_report(rules, path)
+    same_checks(report, expected)
+    quarantine = pq.read_table(tmp_path / "out" / "quarantine")
+    clean = pq.read_table(tmp_path / "out" / "clean")
+    assert quarantine.num_rows == expected["bad_rows"] and quarantine.num_rows + clean.num_rows == 3000
+
+
 MISSING_WHEEL_JOB = """
 import sys
 sys.path.insert(0, sys.argv[3]) if sys.argv[3] else None   # this test's griffin, for the driver only
