@@ -69,6 +69,10 @@ scripts/setup_spark.sh >/dev/null
 # outside the clone; the tests start and stop it).
 scripts/setup_objectstore.sh >/dev/null
 
+# The Rust toolchain (rustc >= 1.88) and the crates of the Delta kernel shim
+# (rust/delta_kernel_shim), which the CMake build compiles through cargo.
+scripts/setup_delta.sh >/dev/null
+
 BUILD_DIR=${BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -79,8 +79,13 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   if (paths.empty()) return Status::UsageError("no input paths given");
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
   ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, ReadOptionsFromRules(*plan_, options.batch_rows)));
-  for (std::string& input : inputs) input = RedactUri(input);  // reports never show a password
-  return Run(*source, std::move(inputs), options);
+  std::vector<std::string> shown;
+  for (const std::string& input : inputs) shown.push_back(RedactUri(input));  // reports never show a password
+  ASSIGN_OR_RETURN(ValidationResult result, Run(*source, shown, options));
+  for (size_t i = 0; i < inputs.size(); ++i)  // tables (Delta): the version read
+    if (std::optional<int64_t> version = TableVersionRead(inputs[i]))
+      result.report.table_versions.push_back({shown[i], "input", *version});
+  return result;
 }
 
 Result<ValidationResult> Validator::ValidateText(std::string_view text, InputFormat format,

@@ -300,7 +300,11 @@ int RunValidateCommand(const ValidateArgs& args) {
                          args.no_store ? "--no-store was given" : "the store could not be used",
                          std::filesystem::path(prepared->rules.path).parent_path().string(), prepared->read_options};
   EvaluateHistoryChecks(*prepared->plan, history, &*report);
-  for (const std::string& input : prepared->inputs) report->inputs.push_back(RedactUri(input));
+  for (const std::string& input : prepared->inputs) {
+    report->inputs.push_back(RedactUri(input));
+    if (std::optional<int64_t> version = TableVersionRead(input))
+      report->table_versions.push_back({RedactUri(input), "input", *version});
+  }
 
   Result<std::vector<OutputSummary>> committed =
       output_status.ok() ? outputs.Commit() : Result<std::vector<OutputSummary>>(std::vector<OutputSummary>{});
@@ -310,6 +314,8 @@ int RunValidateCommand(const ValidateArgs& args) {
     PrintError(committed.status());
     return kExitInput;
   }
+  for (const OutputSummary& o : *committed)
+    if (o.table_version >= 0) report->table_versions.push_back({RedactUri(o.path), o.kind, o.table_version});
   // Lineage goes to the store only (an object's costs a request to its store).
   const std::vector<InputLineage> lineage =
       store && ticket ? DescribeInputs(report->inputs, report->input_rows) : std::vector<InputLineage>{};

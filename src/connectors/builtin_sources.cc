@@ -1,6 +1,7 @@
 // The adapters griffin is built with, registered with the adapter registry
 // (io/source_registry.h) on its first use. A new adapter adds one line here;
 // no front end changes.
+#include "connectors/delta/delta_adapter.h"
 #include "connectors/objectstore/object_adapter.h"
 #include "connectors/sql/sql_source.h"
 #include "connectors/sql/table_output.h"
@@ -10,6 +11,7 @@ namespace griffin {
 
 void RegisterBuiltinSources() {
   RegisterObjectStoreSources();  // s3://, gs://
+  delta::RegisterDeltaSources();  // delta:PATH, folders holding _delta_log (s3://, gs:// too)
   // Databases: tables and queries in, dead letters and clean rows out (as tables).
   const SourcePushdown sql_pushdown{.columns = true, .filter = true, .query = true};
   for (const auto& [scheme, example] :

@@ -19,6 +19,7 @@ namespace griffin {
 struct CommittedObject {
   int64_t size = -1;
   std::string etag;  // the store's identity of this version (S3 ETag, GCS generation)
+  int64_t table_version = -1;  // a table format's committed version (Delta); -1 otherwise
 };
 
 class OutputObject {

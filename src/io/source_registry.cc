@@ -42,7 +42,7 @@ Status UnknownScheme(const std::string& uri) {
 // The adapter of `uri`'s scheme (a copy: openers run without the lock), or
 // one with no functions when none is registered.
 SourceAdapter AdapterOf(std::string_view uri) {
-  std::optional<std::string> scheme = UriScheme(uri);
+  std::optional<std::string> scheme = InputScheme(uri);
   EnsureBuiltins();
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
@@ -64,6 +64,20 @@ std::optional<std::string> UriScheme(std::string_view input) {
   return scheme;
 }
 
+std::optional<std::string> InputScheme(std::string_view input) {
+  EnsureBuiltins();
+  std::vector<std::pair<std::string, std::function<bool(std::string_view)>>> claimers;
+  {
+    Registry& registry = TheRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    for (const auto& [scheme, adapter] : registry.adapters)
+      if (adapter.claims) claimers.emplace_back(scheme, adapter.claims);
+  }
+  for (const auto& [scheme, claims] : claimers)  // without the lock: a claim may look at the disk
+    if (claims(input)) return scheme;
+  return UriScheme(input);
+}
+
 void RegisterSource(const std::string& scheme, SourceAdapter adapter) {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
@@ -81,7 +95,7 @@ std::vector<std::string> RegisteredSourceSchemes() {
 }
 
 bool IsFileInput(std::string_view input) {
-  std::optional<std::string> scheme = UriScheme(input);
+  std::optional<std::string> scheme = InputScheme(input);
   return !scheme || *scheme == "file";
 }
 
@@ -120,8 +134,13 @@ std::optional<SourceIdentity> DescribeSource(const std::string& uri) {
   return *identity;
 }
 
+std::optional<int64_t> TableVersionRead(const std::string& input) {
+  const SourceAdapter adapter = AdapterOf(input);
+  return adapter.version_read ? adapter.version_read(input) : std::nullopt;
+}
+
 bool IsOutputObjectUri(std::string_view path) {
-  return UriScheme(path) && AdapterOf(path).open_output != nullptr;
+  return InputScheme(path) && AdapterOf(path).open_output != nullptr;
 }
 
 Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri) {
@@ -132,7 +151,7 @@ Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri) {
 }
 
 std::optional<InputFormat> AdapterOutputFormat(const std::string& uri) {
-  if (!UriScheme(uri)) return std::nullopt;
+  if (!InputScheme(uri)) return std::nullopt;
   return AdapterOf(uri).output_format;
 }
 

@@ -31,7 +31,10 @@
 //                time, ETag or generation) for the run store's lineage and the
 //                schema snapshot cache;
 //   open_output  write an output (--clean, --quarantine) as an OutputObject,
-//                which appears whole at its commit or not at all.
+//                which appears whole at its commit or not at all;
+//   claims       take inputs that are not URIs of its scheme: "delta:PATH", or a
+//                folder holding _delta_log, is the delta adapter's. Claims are
+//                asked before schemes (an s3:// table is Delta's, not S3's).
 //
 // Built-in adapters register themselves on first use of the registry, in
 // RegisterBuiltinSources (src/connectors/builtin_sources.cc): the one place a
@@ -82,11 +85,18 @@ struct SourceAdapter {
   // The format open_output takes when the URI names none by an extension (a
   // database table takes Arrow IPC and stores its rows); nullopt: by extension.
   std::optional<InputFormat> output_format;
+  std::function<bool(std::string_view input)> claims = nullptr;
+  // A table format's version of `input` that this process read (Delta), for the report.
+  std::function<std::optional<int64_t>(const std::string& input)> version_read = nullptr;
 };
 
 // The scheme of a URI, lowercased, or nullopt for a path ("-", "x.csv",
 // "C:x", "dir/a://b" are paths).
 std::optional<std::string> UriScheme(std::string_view input);
+
+// The scheme `input` is read through: the scheme of an adapter that claims
+// it (SourceAdapter::claims), else its URI scheme (UriScheme).
+std::optional<std::string> InputScheme(std::string_view input);
 
 // Adds (or replaces) the adapter for `scheme` (lowercase, without "://").
 void RegisterSource(const std::string& scheme, SourceAdapter adapter);
@@ -94,7 +104,8 @@ void RegisterSource(const std::string& scheme, SourceAdapter adapter);
 // The registered schemes, sorted, "file" included.
 std::vector<std::string> RegisteredSourceSchemes();
 
-// True for a path or a file:// URI: an input OpenInput reads as a file.
+// True for a path or a file:// URI that no adapter claims: an input OpenInput
+// reads as a file.
 bool IsFileInput(std::string_view input);
 
 // The path a file input names: itself, or a file:// URI's path
@@ -116,7 +127,12 @@ Result<std::vector<std::string>> ExpandSource(const std::string& uri);
 // nullopt otherwise (or when the store cannot say now: lineage is best effort).
 std::optional<SourceIdentity> DescribeSource(const std::string& uri);
 
-// True when `path` is a URI whose adapter writes outputs (s3://, gs://).
+// The table version of `input` that this process read (SourceAdapter::version_read),
+// or nullopt (a file, an object, or a table not read).
+std::optional<int64_t> TableVersionRead(const std::string& input);
+
+// True when `path` is a URI (or a claimed input) whose adapter writes outputs
+// (s3://, gs://, delta:).
 bool IsOutputObjectUri(std::string_view path);
 
 // Starts writing the output `uri` names through its adapter. Errors name the

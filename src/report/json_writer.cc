@@ -153,6 +153,18 @@ std::string ReportToJson(const Report& report) {
     }
     out += "]}";
   }
+  if (!report.table_versions.empty()) {
+    out += ",\n  "; Key("table_versions", &out); out += "[";
+    for (size_t i = 0; i < report.table_versions.size(); ++i) {
+      const Report::TableVersion& t = report.table_versions[i];
+      out += i ? ", {" : "{";
+      Key("table", &out); AppendJsonString(t.table, &out);
+      out += ", "; Key("role", &out); AppendJsonString(t.role, &out);
+      out += ", "; Key("version", &out); out += std::to_string(t.version);
+      out += "}";
+    }
+    out += "]";
+  }
   out += "\n}\n";
   return out;
 }

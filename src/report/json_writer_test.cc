@@ -79,5 +79,18 @@ TEST(JsonWriterTest, ContractFieldsInOrder) {
             std::string::npos);
 }
 
+TEST(JsonWriterTest, TableVersionsOnlyWhenATableWasReadOrWritten) {
+  Report report;
+  report.inputs = {"a.csv"};
+  EXPECT_EQ(ReportToJson(report).find("table_versions"), std::string::npos);
+  report.table_versions = {{"/t@v=3", "input", 3}, {"delta:/clean", "clean", 0}};
+  const std::string json = ReportToJson(report);
+  EXPECT_NE(json.find(R"("table_versions": [{"table": "/t@v=3", "role": "input", "version": 3}, )"
+                      R"({"table": "delta:/clean", "role": "clean", "version": 0}])"),
+            std::string::npos)
+      << json;
+  EXPECT_GT(json.find("table_versions"), json.find("elapsed_s"));  // additive: after the contract's fields
+}
+
 }  // namespace
 }  // namespace griffin

@@ -108,6 +108,15 @@ struct Report {
   double elapsed_s = 0;
   int threads = 1;
   int64_t input_bytes = 0;
+  // In the JSON report when not empty: the table version each table-format input
+  // was read at, and each table-format output committed as (Delta), in input order
+  // then output order.
+  struct TableVersion {
+    std::string table;  // as the inputs list names it, or the output as given
+    std::string role;   // "input", "clean", "quarantine"
+    int64_t version = -1;
+  };
+  std::vector<TableVersion> table_versions;
   // Not in the JSON report; for the run store's metrics and lineage:
   std::vector<ColumnSummary> column_summaries;  // declared columns, when profiling was on
   // The profile of the columns with a drift check (profile/table_profile.h),

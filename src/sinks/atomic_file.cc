@@ -151,6 +151,7 @@ Result<AtomicFile::Committed> AtomicFile::Commit() {
     done.bytes = bytes_written_;
     done.sha256 = hash_.FinishHex();
     done.etag = committed->etag;
+    done.table_version = committed->table_version;
     return done;
   }
   if (::fsync(fd_) != 0) {

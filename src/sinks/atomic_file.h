@@ -36,6 +36,7 @@ class AtomicFile {
     int64_t bytes = 0;
     std::string sha256;  // hex sha256 of the file's bytes
     std::string etag;    // an object's ETag or generation; empty for a local file
+    int64_t table_version = -1;  // a table's committed version (Delta); -1 otherwise
   };
 
   // Errors: the directory is missing or not writable, or the final path is a

@@ -96,6 +96,7 @@ Result<OutputSummary> FileRowSink::Commit() {
   summary.bytes = committed.bytes;
   summary.sha256 = std::move(committed.sha256);
   summary.etag = std::move(committed.etag);
+  summary.table_version = committed.table_version;
   return summary;
 }
 

@@ -84,6 +84,7 @@ struct OutputSummary {
   int64_t bytes = 0;
   std::string sha256;     // hex sha256 of the file's bytes
   std::string etag;       // an object's ETag (S3) or generation (GCS); empty for files
+  int64_t table_version = -1;  // a table output's committed version (Delta); -1 otherwise
 };
 
 class RowSink {

@@ -1,9 +1,6 @@
 #include "connectors/sql/table_output.h"
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <filesystem>
 
 #include <arrow/array.h>
 #include <arrow/array/builder_binary.h>
@@ -15,6 +12,7 @@
 
 #include "connectors/sql/sql_connect.h"
 #include "connectors/sql/sql_uri.h"
+#include "io/spooled_output.h"
 
 namespace griffin::sql {
 namespace {
@@ -79,41 +77,17 @@ arrow::Result<std::shared_ptr<arrow::Table>> ForDatabase(const std::shared_ptr<a
   return arrow::Table::Make(arrow::schema(fields), columns, combined->num_rows());
 }
 
-class SqlTableOutput : public OutputObject {
+class SqlTableOutput : public SpooledOutput {
  public:
-  SqlTableOutput(SqlTarget target, std::string spool_path, std::FILE* spool)
-      : target_(std::move(target)), spool_path_(std::move(spool_path)), spool_(spool) {}
-  ~SqlTableOutput() override { Abort(); }
-
-  Status Write(std::string_view bytes) override {
-    if (spool_ == nullptr) return Status::InputError(target_.display + ": write after commit or abort");
-    if (std::fwrite(bytes.data(), 1, bytes.size(), spool_) != bytes.size())
-      return Status::InputError(target_.display + ": cannot spool rows to " + spool_path_);
-    return Status::OK();
-  }
-
-  Result<CommittedObject> Commit() override {
-    if (spool_ == nullptr) return Status::InputError(target_.display + ": commit after abort");
-    const bool flushed = std::fflush(spool_) == 0;
-    std::fclose(spool_);
-    spool_ = nullptr;
-    if (!flushed) return Status::InputError(target_.display + ": cannot spool rows to " + spool_path_);
-    Result<CommittedObject> committed = Ingest();
-    std::filesystem::remove(spool_path_);
-    return committed;
-  }
-
-  void Abort() override {
-    if (spool_ != nullptr) std::fclose(spool_);
-    spool_ = nullptr;
-    std::error_code ignored;
-    std::filesystem::remove(spool_path_, ignored);
-  }
+  explicit SqlTableOutput(SqlTarget target) : SpooledOutput(target.display), target_(std::move(target)) {}
+  Status Open() { return SpooledOutput::Open("table_output"); }
 
  private:
-  Result<CommittedObject> Ingest() {
+  Result<CommittedObject> Publish(const std::string& spool_path) override { return Ingest(spool_path); }
+
+  Result<CommittedObject> Ingest(const std::string& spool_path) {
     const std::string& context = target_.display;
-    auto table = ReadSpool();
+    auto table = ReadSpool(spool_path);
     if (!table.ok()) return Status::InputError(context + ": " + table.status().ToString());
     ASSIGN_OR_RETURN(auto connection, ConnectSql(target_, SqlAccess::kWrite));
     RETURN_IF_ERROR(connection->SetOption("adbc.connection.autocommit", "false", context));
@@ -133,8 +107,8 @@ class SqlTableOutput : public OutputObject {
     return committed;
   }
 
-  arrow::Result<std::shared_ptr<arrow::Table>> ReadSpool() {
-    ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::MemoryMappedFile::Open(spool_path_, arrow::io::FileMode::READ));
+  arrow::Result<std::shared_ptr<arrow::Table>> ReadSpool(const std::string& spool_path) {
+    ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::MemoryMappedFile::Open(spool_path, arrow::io::FileMode::READ));
     ARROW_ASSIGN_OR_RAISE(auto reader, arrow::ipc::RecordBatchFileReader::Open(file));
     arrow::RecordBatchVector batches;
     for (int i = 0; i < reader->num_record_batches(); ++i) {
@@ -146,8 +120,6 @@ class SqlTableOutput : public OutputObject {
   }
 
   SqlTarget target_;
-  std::string spool_path_;
-  std::FILE* spool_;
 };
 
 }  // namespace
@@ -156,15 +128,9 @@ Result<std::unique_ptr<OutputObject>> OpenSqlTableOutput(const std::string& uri)
   ASSIGN_OR_RETURN(SqlTarget target, ParseSqlUri(uri));
   if (target.table.empty())
     return Status::UsageError(target.display + ": an output names its table: ?table=name");
-  std::string spool_path = (std::filesystem::temp_directory_path() / "griffin_table_output_XXXXXX").string();
-  const int fd = ::mkstemp(spool_path.data());
-  if (fd < 0) return Status::InputError(target.display + ": cannot create a spool file in the temp folder");
-  std::FILE* spool = ::fdopen(fd, "wb");
-  if (spool == nullptr) {
-    ::close(fd);
-    return Status::InputError(target.display + ": cannot open the spool file " + spool_path);
-  }
-  return std::unique_ptr<OutputObject>(new SqlTableOutput(std::move(target), std::move(spool_path), spool));
+  auto output = std::make_unique<SqlTableOutput>(std::move(target));
+  RETURN_IF_ERROR(output->Open());
+  return std::unique_ptr<OutputObject>(std::move(output));
 }
 
 }  // namespace griffin::sql

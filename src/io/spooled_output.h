@@ -1,0 +1,40 @@
+// An OutputObject for a table (a database table, a Delta table): the row sink's
+// Arrow IPC file bytes are spooled to a temporary file, and Commit() publishes them
+// all at once (one transaction, one commit), so a run that fails or is killed
+// publishes nothing. A subclass says how to publish; the spool is removed after
+// Commit() and on Abort() or destruction.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "io/output_object.h"
+#include "util/status.h"
+
+namespace griffin {
+
+class SpooledOutput : public OutputObject {
+ public:
+  ~SpooledOutput() override { Abort(); }
+  Status Write(std::string_view bytes) final;
+  Result<CommittedObject> Commit() final;
+  void Abort() final;
+
+ protected:
+  // `display` names the output in errors. Call Open() before use.
+  explicit SpooledOutput(std::string display) : display_(std::move(display)) {}
+  // Creates the spool file in the temp folder (TMPDIR), named griffin_<kind>_XXXXXX.
+  Status Open(const std::string& kind);
+  // Publishes the complete spool file (an Arrow IPC file) at `spool_path`.
+  virtual Result<CommittedObject> Publish(const std::string& spool_path) = 0;
+  const std::string& display() const { return display_; }
+
+ private:
+  std::string display_;
+  std::string spool_path_;
+  std::FILE* spool_ = nullptr;
+};
+
+}  // namespace griffin

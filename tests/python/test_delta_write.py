@@ -1,0 +1,145 @@
+"""--clean delta:PATH and --quarantine delta:PATH: one commit per output per run,
+read back with the `deltalake` package; the report and the store give the committed
+version; a killed or failed run leaves no commit."""
+import json
+import signal
+import sqlite3
+import subprocess
+import time
+
+import deltalake
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from griffin_cli import require_binary
+from test_delta_read import RULES, arrow, rows
+
+CLEAN_AND_BAD = ["id", "amount", "city"]
+
+
+def run(tmp_path, *args, env=None):
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULES)
+    return subprocess.run([str(require_binary()), "validate", "-r", str(rules), *map(str, args)],
+                          capture_output=True, text=True, timeout=180, env=env)
+
+
+def table_rows(path):
+    return sorted(deltalake.DeltaTable(path).to_pyarrow_table().select(CLEAN_AND_BAD).to_pylist(),
+                  key=lambda r: r["id"])
+
+
+def test_clean_and_quarantine_tables_hold_the_local_outputs_rows(tmp_path):
+    data = tmp_path / "in.parquet"
+    pq.write_table(arrow(rows(0, 500)), data)
+    done = run(tmp_path, data, "--no-store", "--format", "json",
+               "--clean", f"delta:{tmp_path / 'clean'}", "--quarantine", f"delta:{tmp_path / 'bad'}")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert sorted(report["table_versions"], key=lambda t: t["role"]) == [
+        {"table": f"delta:{tmp_path / 'clean'}", "role": "clean", "version": 0},
+        {"table": f"delta:{tmp_path / 'bad'}", "role": "quarantine", "version": 0}]
+    local = run(tmp_path, data, "--no-store", "--clean", tmp_path / "clean.parquet",
+                "--quarantine", tmp_path / "bad.parquet")
+    assert local.returncode == 1, local.stderr
+    for name in ("clean", "bad"):
+        expected = sorted(pq.read_table(tmp_path / f"{name}.parquet").select(CLEAN_AND_BAD).to_pylist(),
+                          key=lambda r: r["id"])
+        assert table_rows(tmp_path / name) == expected
+    assert len(table_rows(tmp_path / "clean")) + len(table_rows(tmp_path / "bad")) == 500
+    errors = deltalake.DeltaTable(tmp_path / "bad").to_pyarrow_table()["_griffin_errors"].to_pylist()
+    assert all(e and e[0]["check"] for e in errors)
+
+    # A second run appends: version 1, one commit, both runs' rows.
+    first_clean = len(table_rows(tmp_path / "clean"))
+    again = run(tmp_path, data, "--no-store", "--format", "json", "--clean", tmp_path / "clean")
+    assert again.returncode == 1, again.stderr
+    assert json.loads(again.stdout)["table_versions"][-1] == {"table": str(tmp_path / "clean"), "role": "clean",
+                                                              "version": 1}
+    clean = deltalake.DeltaTable(tmp_path / "clean")
+    assert clean.version() == 1
+    assert len(clean.history()) == 2
+    assert clean.to_pyarrow_table().num_rows == 2 * first_clean
+    # What griffin wrote, griffin reads: one run's clean rows pass the rules (both
+    # runs' rows together repeat every id).
+    assert run(tmp_path, f"{tmp_path / 'clean'}@v=0", "--no-store").returncode == 0
+    assert run(tmp_path, tmp_path / "clean", "--no-store").returncode == 1
+
+
+def test_appending_to_a_deltalake_table(tmp_path):
+    table = tmp_path / "t"
+    good = [r for r in rows(0, 200) if r["amount"] >= 0 and r["city"] != "Rome"]
+    deltalake.write_deltalake(table, arrow(good[:10]))
+    data = tmp_path / "in.parquet"
+    pq.write_table(arrow(good[10:]), data)
+    done = run(tmp_path, data, "--no-store", "--format", "json", "--clean", f"delta:{table}")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["table_versions"] == [{"table": f"delta:{table}", "role": "clean", "version": 1}]
+    assert table_rows(table) == sorted(good, key=lambda r: r["id"])
+    # A CSV's clean rows are its text (rules-v1): they do not fit the table's long `id`.
+    csv = tmp_path / "in.csv"
+    pacsv.write_csv(arrow(good[10:]), csv)
+    wrong = run(tmp_path, csv, "--no-store", "--clean", f"delta:{table}")
+    assert wrong.returncode == 3 and wrong.stderr.count("\n") == 1, wrong.stderr
+    assert f"delta:{table}" in wrong.stderr and "0: " not in wrong.stderr  # no backtrace
+    assert deltalake.DeltaTable(table).version() == 1
+
+
+def test_the_store_records_the_committed_version(tmp_path):
+    data = tmp_path / "in.parquet"
+    pq.write_table(arrow(rows(0, 50)), data)
+    store = tmp_path / "store.db"
+    done = run(tmp_path, data, "--store", store, "--clean", f"delta:{tmp_path / 'clean'}")
+    assert done.returncode == 1, done.stderr
+    with sqlite3.connect(store) as db:
+        outputs = list(db.execute("SELECT kind, etag, rows FROM run_outputs"))
+    assert outputs == [("clean", "v=0", len(table_rows(tmp_path / "clean")))]
+
+
+def test_a_failed_run_leaves_no_commit(tmp_path):
+    good = tmp_path / "a.parquet"
+    pq.write_table(arrow(rows(0, 100)), good)
+    corrupt = tmp_path / "b.parquet"
+    corrupt.write_bytes(b"PAR1" + b"\0" * 100)
+    done = run(tmp_path, good, corrupt, "--no-store", "--clean", f"delta:{tmp_path / 'clean'}")
+    assert done.returncode == 3, done.stderr
+    assert not list((tmp_path / "clean").glob("_delta_log/*.json"))
+
+
+def test_a_killed_run_leaves_no_commit(tmp_path):
+    table = tmp_path / "t"
+    deltalake.write_deltalake(table, arrow(rows(0, 10)))
+    big = tmp_path / "big.csv"
+    with open(big, "w") as out:
+        out.write("id,amount,city\n")
+        for i in range(3_000_000):
+            out.write(f"{i},{i % 1000}.5,Oslo\n")
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    env = dict(__import__("os").environ, TMPDIR=str(spool))
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULES)
+    process = subprocess.Popen([str(require_binary()), "validate", "-r", str(rules), str(big), "--no-store",
+                                "--threads", "1", "--clean", f"delta:{table}"],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not any(p.stat().st_size > 1_000_000 for p in spool.glob("griffin_delta_output_*")):
+            assert process.poll() is None, "the run ended before its rows were seen spooling"
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+    assert deltalake.DeltaTable(table).version() == 0
+    assert sorted(p.name for p in (table / "_delta_log").glob("*.json")) == [f"{0:020d}.json"]
+
+
+def test_an_output_takes_no_time_travel(tmp_path):
+    data = tmp_path / "in.parquet"
+    pq.write_table(arrow(rows(0, 5)), data)
+    done = run(tmp_path, data, "--no-store", "--clean", f"delta:{tmp_path / 'clean'}@v=3")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1
