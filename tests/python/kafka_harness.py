@@ -80,14 +80,14 @@ def read_committed(address, topic, expected, partitions=1, timeout_s=60):
     return records
 
 
-def committed_offsets(address, group, topic, partitions=1, retry_s=30):
+def committed_offsets(address, group, topic, partitions=1, retry_s=90):
     """{partition: offset} the group committed (negative: none). A coordinator that is
     still loading (after a broker restart) is asked again for up to retry_s."""
     deadline = time.monotonic() + retry_s
     while True:
         consumer = Consumer({"bootstrap.servers": address, "group.id": group})
         try:
-            offsets = consumer.committed([TopicPartition(topic, p) for p in range(partitions)], timeout=30)
+            offsets = consumer.committed([TopicPartition(topic, p) for p in range(partitions)], timeout=10)
             return {tp.partition: tp.offset for tp in offsets}
         except KafkaException:
             if time.monotonic() > deadline:

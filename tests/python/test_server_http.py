@@ -4,6 +4,7 @@ error code, auth (missing, wrong, wrong dataset), limits (body size, rate,
 concurrency), and hostile input that must not take the server down."""
 import io
 import json
+import random
 import socket
 import sqlite3
 import subprocess
@@ -320,9 +321,15 @@ def test_the_concurrency_limit_answers_503(tmp_path):
 
 
 def test_a_validation_past_the_request_timeout_answers_503(tmp_path):
-    rules = STEPS.replace("y: {type: int64, in: [0, 1]}", "y: {type: int64, in: [0, 1]}\n  z: {type: string, regex: '^(a|b)+c$'}")
+    # A regex whose DFA has ~2^21 states: the byte-DFA declines it and RE2 runs out of DFA
+    # cache and falls back to its NFA, about 1.5 us a byte, so this 1.6 MB body takes ~2.5 s
+    # to validate and well under 0.2 s to read (the timeout covers both). A 70 MB body of an
+    # easy regex was too close: a faster CI machine validated it in time.
+    rules = STEPS.replace("y: {type: int64, in: [0, 1]}",
+                          "y: {type: int64, in: [0, 1]}\n  z: {type: string, regex: '^(a|b)*a(a|b){20}c$'}")
     config = config_yaml(limits="  request_timeout_s: 0.2\n  max_body_bytes: 134217728\n")
-    body = "x,y,z\n" + "1.5,0,ababababababababababababababababababababc\n" * 1_500_000   # ~70 MB, well over 0.2 s
+    letters = random.Random(1)
+    body = "x,y,z\n" + "".join(f"1.5,0,{''.join(letters.choice('ab') for _ in range(200))}c\n" for _ in range(8000))
     with GriffinServer(tmp_path, {"steps": rules}, config=config, store=False, flight=False) as server:
         answer = validate(server, body)
         assert answer.status_code == 503, answer.text[:200]
