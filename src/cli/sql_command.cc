@@ -28,6 +28,7 @@ Result<std::string> PushdownScript(const SqlArgs& args) {
   sql::PushdownSource source;
   source.from = args.query.empty() ? sql::DialectTableName(*dialect, args.table) : "(" + args.query + ") AS griffin_query";
   source.where = args.where.empty() ? rules.source.where : args.where;
+  source.null_values = rules.source.null_values;  // string columns' null spellings are NULL, as at run time
   ASSIGN_OR_RETURN(sql::PushdownQuery query, sql::CompilePushdown(*plan, *dialect, source, args.max_violations));
   return sql::RenderPushdownScript(*plan, query, *dialect);
 }

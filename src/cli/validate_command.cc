@@ -33,6 +33,8 @@
 #include "cli/standard_streams.h"
 #include "store/store_records.h"
 #include "cli/validate_html.h"
+#include "connectors/sql/pushdown_runner.h"
+#include "connectors/sql/sql_uri.h"
 #include "sinks/output_guard.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
@@ -70,11 +72,30 @@ Status RefuseOutputsOverRunFiles(const ValidateArgs& args, const std::vector<std
 struct PreparedRun {
   int64_t memory_limit = 0;
   std::string tmp_dir;
+  bool pushdown = false;  // --mode pushdown (or source.mode)
   RuleSet rules;
   std::shared_ptr<const Plan> plan;
   ReadOptions read_options;
   std::vector<std::string> inputs;
 };
+
+// --mode (else the rule file's source.mode, else scan); pushdown takes one
+// database input and writes no per-row outputs.
+Status ChooseMode(const ValidateArgs& args, PreparedRun* prepared) {
+  const std::string& mode = args.mode.empty() ? prepared->rules.source.mode : args.mode;
+  if (!mode.empty() && mode != "scan" && mode != "pushdown")
+    return Status::UsageError("--mode: expected scan or pushdown, got '" + mode + "'");
+  prepared->pushdown = mode == "pushdown";
+  if (!prepared->pushdown) return Status::OK();
+  const std::string& input = prepared->inputs.empty() ? std::string() : prepared->inputs[0];
+  const size_t scheme_end = input.find("://");
+  if (prepared->inputs.size() != 1 || scheme_end == std::string::npos ||
+      !sql::SqlEngineForScheme(input.substr(0, scheme_end)))
+    return Status::UsageError("--mode pushdown validates one database input (postgresql://, sqlite://, duckdb://)");
+  if (!args.clean_path.empty() || !args.quarantine_path.empty())
+    return Status::UsageError("--mode pushdown writes no rows: --clean and --quarantine need --mode scan");
+  return Status::OK();
+}
 
 Result<PreparedRun> Prepare(const ValidateArgs& args) {
   if (args.format != "text" && args.format != "json" && args.format != "junit")
@@ -113,6 +134,7 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   ASSIGN_OR_RETURN(prepared.read_options, MakeReadOptions(args, *prepared.plan));
   ASSIGN_OR_RETURN(prepared.inputs, ExpandInputs(args.inputs));
   RETURN_IF_ERROR(RefuseOutputsOverRunFiles(args, prepared.inputs));
+  RETURN_IF_ERROR(ChooseMode(args, &prepared));
   return prepared;
 }
 
@@ -280,6 +302,11 @@ int RunValidateCommand(const ValidateArgs& args) {
   if (outputs.any()) run_options.on_rows = [&outputs](const RowVerdicts& v) { return outputs.Write(v); };
 
   Result<Report> report = [&]() -> Result<Report> {
+    if (prepared->pushdown) {
+      RunOptions pushdown_options = run_options;
+      pushdown_options.progress = nullptr;
+      return sql::RunPushdown(prepared->plan, prepared->inputs[0], prepared->read_options, pushdown_options);
+    }
     ASSIGN_OR_RETURN(auto source, OpenInputs(prepared->inputs, prepared->read_options));
     return RunValidation(prepared->plan, *source, run_options);
   }();
@@ -418,6 +445,10 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
                   "Database inputs: read only the rows this SQL condition matches (overrides source.where; "
                   "its values should be literals)");
   cmd->add_option("--query", args->query, "Database inputs: validate the result of this SELECT instead of a table");
+  cmd->add_option("--mode", args->mode,
+                  "Database inputs: scan (stream every row through the engine; default, or source.mode) or "
+                  "pushdown (the checks SQL can judge exactly run in the database, the rest in the engine over "
+                  "their own columns; same report, see docs/sql.md)");
   cmd->add_flag("--no-progress", args->no_progress, "Never draw the progress line on a terminal");
   cmd->add_option("--memory-limit", args->memory_limit,
                   "Memory for unique and distinct_count state (512MB, 2G; 0: no limit); past it they spill "

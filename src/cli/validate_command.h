@@ -40,6 +40,7 @@ struct ValidateArgs {
   std::string engine = "local";     // --engine: local (this process) or spark (spark_submit.h)
   std::string master;               // --master: the Spark master URL (--engine spark)
   std::vector<std::string> keys;    // --key: columns that order rows on Spark (griffin.spark's key=)
+  std::string mode;   // --mode scan|pushdown (database sources); empty: source.mode, else scan
 };
 
 // Adds the `validate` subcommand to `app`, filling `args` when parsed.

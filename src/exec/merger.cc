@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "exec/column_kernels.h"
+#include "exec/check_report.h"
 #include "exec/open_addressing.h"
 #include "exec/violation_messages.h"
 #include "report/json_writer.h"
@@ -20,31 +21,6 @@ std::string PartialKey(uint64_t hash, std::string_view key) {
 
 namespace {
 
-// A table-check bound in the units of the observed value: days for date
-// columns, microseconds for timestamp columns, the number itself otherwise.
-long double BoundInColumnUnits(const Literal& literal, ValueType type, int64_t now_micros) {
-  constexpr long double kMicrosPerDay = 86400000000.0L;
-  switch (literal.kind) {
-    case Literal::Kind::kFloat: return literal.float_value;
-    case Literal::Kind::kDate:
-      return type == ValueType::kTimestamp ? literal.int_value * kMicrosPerDay : literal.int_value;
-    case Literal::Kind::kTimestamp:
-      return type == ValueType::kDate ? literal.int_value / kMicrosPerDay : literal.int_value;
-    case Literal::Kind::kNow:
-      return type == ValueType::kDate ? now_micros / kMicrosPerDay : now_micros;
-    default: return static_cast<long double>(literal.int_value);
-  }
-}
-
-JsonScalar LiteralAsJson(const Literal& literal) {
-  switch (literal.kind) {
-    case Literal::Kind::kInt: return JsonScalar::Integer(literal.int_value);
-    case Literal::Kind::kFloat: return JsonScalar::Number(literal.float_value);
-    case Literal::Kind::kNow: return JsonScalar::String("now");
-    default: return JsonScalar::String(literal.text);
-  }
-}
-
 MetricNeeds NeedsOf(TableMetric metric) {
   MetricNeeds needs;
   switch (metric) {
@@ -55,26 +31,6 @@ MetricNeeds NeedsOf(TableMetric metric) {
     default: break;
   }
   return needs;
-}
-
-// A table-kind check's report before its observation: names and severity.
-CheckReport TableKindReport(const CheckInfo& info) {
-  CheckReport check;
-  check.name = info.name;
-  check.column = info.column;
-  check.check = info.check;
-  check.severity = SeverityName(info.options.severity);
-  check.is_table = true;
-  return check;
-}
-
-// A history check before history/history_checks.h judges it.
-CheckReport NotEvaluatedHistoryReport(const CheckInfo& info) {
-  CheckReport check = TableKindReport(info);
-  check.observed_text = "null";
-  check.passed = true;
-  check.note = "not evaluated: " + info.check + " checks are judged against history or a baseline by griffin validate";
-  return check;
 }
 
 }  // namespace
@@ -622,11 +578,6 @@ void Merger::CollectViolations(const BatchResult& result, int64_t base,
 
 CheckReport Merger::TableCheckReport(const TablePlan& table) const {
   const TableCheck& rule = *table.rule;
-  const CheckInfo& info = plan_->checks()[table.check_index];
-  CheckReport report = TableKindReport(info);
-  if (rule.min) report.min_bound = LiteralAsJson(*rule.min);
-  if (rule.max) report.max_bound = LiteralAsJson(*rule.max);
-
   // observed: a number (double or integer) or, for date/timestamp extremes, an ISO string.
   std::optional<double> observed;
   std::optional<int64_t> observed_int;   // exact integer observations
@@ -660,40 +611,11 @@ CheckReport Merger::TableCheckReport(const TablePlan& table) const {
       break;
     }
   }
-  // Compare with the bounds (an absent or NaN observation fails any bound).
-  bool has_value = observed_int.has_value() || (observed && !std::isnan(*observed));
-  long double value = observed_int ? static_cast<long double>(*observed_int)
-                                   : observed ? static_cast<long double>(*observed) : 0;
-  // Counts and fractions are plain numbers whatever the column's type.
-  const bool in_column_units = rule.metric == TableMetric::kMin || rule.metric == TableMetric::kMax ||
-                               rule.metric == TableMetric::kQuantile;
-  const ValueType bound_type = in_column_units ? type : ValueType::kFloat64;
-  const int64_t now = plan_->now_micros();
-  bool passed = true;
-  if (rule.min) passed = passed && has_value && value >= BoundInColumnUnits(*rule.min, bound_type, now);
-  if (rule.max) passed = passed && has_value && value <= BoundInColumnUnits(*rule.max, bound_type, now);
-  report.passed = passed;
-
-  if (observed_int && (type == ValueType::kDate || type == ValueType::kTimestamp) &&
-      rule.metric != TableMetric::kRowCount && rule.metric != TableMetric::kDistinctCount) {
-    std::string text = type == ValueType::kDate ? FormatDate(*observed_int) : FormatTimestamp(*observed_int);
-    report.observed = JsonScalar::String(text);
-    report.observed_text = text;
-  } else if (observed_int && type == ValueType::kBool && rule.metric != TableMetric::kRowCount &&
-             rule.metric != TableMetric::kDistinctCount) {
-    report.observed = JsonScalar::Raw(*observed_int ? "true" : "false");
-    report.observed_text = report.observed.text;
-  } else if (observed_int) {
-    report.observed = JsonScalar::Integer(*observed_int);
-    report.observed_text = report.observed.text;
-  } else if (observed) {
-    report.observed = JsonScalar::Number(*observed);
-    report.observed_text = FormatDouble(*observed);
-  } else {
-    report.observed_text = "null";
-  }
-  if (info.options.message) report.message = *info.options.message;
-  return report;
+  TableObservation observation;
+  observation.type = type;
+  observation.value = observed;
+  observation.int_value = observed_int;
+  return JudgeTableCheck(*plan_, table, observation);
 }
 
 CheckReport Merger::MalformedCheckReport() const {
@@ -757,17 +679,7 @@ Report Merger::Finish(bool text_input) {
     } else if (history_check[c]) {
       check = NotEvaluatedHistoryReport(info);
     } else {
-      check.name = info.name;
-      check.column = info.column;
-      check.check = info.check;
-      check.severity = SeverityName(info.options.severity);
-      check.evaluated = evaluated_[c];
-      check.violations = violations_[c];
-      check.pass_rate = evaluated_[c] == 0 ? 1.0
-                        : static_cast<double>(evaluated_[c] - violations_[c]) / static_cast<double>(evaluated_[c]);
-      check.mostly = info.options.mostly;
-      check.passed = check.pass_rate >= check.mostly;
-      if (info.options.message) check.message = *info.options.message;
+      check = CountedCheckReport(info, evaluated_[c], violations_[c]);
     }
     if (info.options.severity == Severity::kError && !check.passed) passed = false;
     report.checks.push_back(std::move(check));

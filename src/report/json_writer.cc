@@ -118,6 +118,8 @@ std::string ReportToJson(const Report& report) {
     if (!c.message.empty()) { out += ", "; Key("message", &out); AppendJsonString(c.message, &out); }
     if (!c.note.empty()) { out += ", "; Key("note", &out); AppendJsonString(c.note, &out); }
     if (!c.detail_key.empty()) { out += ", "; Key(c.detail_key.c_str(), &out); out += c.detail_json; }
+    if (!c.ran_in.empty()) { out += ", "; Key("ran_in", &out); AppendJsonString(c.ran_in, &out); }
+    if (!c.ran_in_reason.empty()) { out += ", "; Key("ran_in_reason", &out); AppendJsonString(c.ran_in_reason, &out); }
     out += "}";
   }
   out += report.checks.empty() ? "]" : "\n  ]";

@@ -56,6 +56,11 @@ struct CheckReport {
   std::string note;           // "note": why the check passed without a comparison
   std::string detail_key;     // "drift": the key of detail_json in the check object
   std::string detail_json;    // a JSON object (the baseline, the values that moved most...)
+  // --mode pushdown (docs/sql.md), written only when set: where the check
+  // ran, "database" (compiled to SQL) or "engine" (scan mode over its own
+  // columns), and why.
+  std::string ran_in;
+  std::string ran_in_reason;
 };
 
 struct ViolationReport {

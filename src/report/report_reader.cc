@@ -108,6 +108,8 @@ Result<Report> ReportFromJson(const std::string& json, const std::string& source
     if (!c["passed"].get(v)) check.passed = v.is_bool() && v.get_bool().value();
     check.message = OptionalText(c, "message").value_or("");
     check.note = OptionalText(c, "note").value_or("");
+    check.ran_in = OptionalText(c, "ran_in").value_or("");
+    check.ran_in_reason = OptionalText(c, "ran_in_reason").value_or("");
     for (const char* key : {"drift", "anomaly"}) {  // Griffin's history checks (docs/report.md)
       if (c[key].get(v)) continue;
       check.detail_key = key;

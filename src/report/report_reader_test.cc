@@ -31,6 +31,8 @@ TEST(ReportReaderTest, RoundTripsTheJsonReport) {
   row_check.pass_rate = 8.0 / 9;
   row_check.mostly = 0.5;
   row_check.message = "custom";
+  row_check.ran_in = "database";  // --mode pushdown says where each check ran
+  row_check.ran_in_reason = "compiled to postgresql SQL";
   report.checks.push_back(row_check);
   CheckReport table;
   table.name = "a.mean";
@@ -75,6 +77,7 @@ TEST(ReportReaderTest, RoundTripsTheJsonReport) {
   auto back = ReportFromJson(json, "stored");
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(ReportToJson(*back), json);
+  EXPECT_NE(json.find(R"("ran_in": "database", "ran_in_reason": "compiled to postgresql SQL")"), std::string::npos);
 }
 
 TEST(ReportReaderTest, RejectsOtherJson) {

@@ -96,9 +96,13 @@ Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* sou
     } else if (entry.key == "where") {
       ASSIGN_OR_RETURN(source->where, rules_internal::ReadString(ctx, entry));
       if (source->where.empty()) return ctx.Error(entry, "expected a SQL condition, got empty text");
+    } else if (entry.key == "mode") {
+      ASSIGN_OR_RETURN(source->mode, rules_internal::ReadString(ctx, entry));
+      if (source->mode != "scan" && source->mode != "pushdown")
+        return ctx.Error(entry, "expected scan or pushdown, got '" + source->mode + "'");
     } else {
       return rules_internal::UnknownKey(ctx, entry, {"format", "delimiter", "header", "null_values", "quote",
-                                                     "malformed", "where"});
+                                                     "malformed", "where", "mode"});
     }
   }
   return Status::OK();

@@ -195,6 +195,8 @@ TEST(Source, Where) {
             "amount > 0 AND region = 'eu'");
   EXPECT_EQ(LoadBody("source: {format: csv}\n")->source.where, "");
   EXPECT_EQ(BodyError("source: {where: ''}\n"), "r.yaml:3: source.where: expected a SQL condition, got empty text");
+  EXPECT_EQ(LoadBody("source: {mode: pushdown}\n")->source.mode, "pushdown");
+  EXPECT_EQ(BodyError("source: {mode: fast}\n"), "r.yaml:3: source.mode: expected scan or pushdown, got 'fast'");
 }
 
 TEST(Source, Errors) {
@@ -211,7 +213,7 @@ TEST(Source, Errors) {
   EXPECT_EQ(BodyError("source:\n  quote: ''\n"), "r.yaml:4: source.quote: expected one character, found ''");
   EXPECT_EQ(BodyError("source:\n  encoding: utf8\n"),
             "r.yaml:4: source.encoding: unknown key (expected one of: format, delimiter, header, "
-            "null_values, quote, malformed, where)");
+            "null_values, quote, malformed, where, mode)");
 }
 
 // rules-v1, amended 2026-12-03: `source.malformed.mostly` is the pass rate the

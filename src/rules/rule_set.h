@@ -158,6 +158,9 @@ struct SourceOptions {
   // `where:` (Griffin's extension): a SQL condition a database source applies
   // before reading (io/source_registry.h, "filter"); empty: every row.
   std::string where;
+  // `mode:` (Griffin's extension) for database sources: "scan" or "pushdown"
+  // (docs/sql.md); empty: scan, unless --mode says otherwise.
+  std::string mode;
 };
 
 // Names the report gives to checks of its own: `malformed` (unreadable text

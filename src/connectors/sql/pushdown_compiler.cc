@@ -10,18 +10,6 @@ namespace {
 
 constexpr const char* kRowColumn = "_griffin_row";
 
-StoredType NativeStorage(ValueType type) {
-  switch (type) {
-    case ValueType::kString: return StoredType::kText;
-    case ValueType::kInt64: return StoredType::kInteger;
-    case ValueType::kFloat64: return StoredType::kDouble;
-    case ValueType::kBool: return StoredType::kBool;
-    case ValueType::kDate: return StoredType::kDate;
-    case ValueType::kTimestamp: return StoredType::kTimestamp;
-  }
-  return StoredType::kOther;
-}
-
 void CollectExprColumns(const ExprNode& node, std::vector<std::string>* names) {
   if (node.kind == ExprNode::Kind::kColumn) names->push_back(node.name);
   for (const auto& child : node.children) CollectExprColumns(*child, names);
@@ -61,6 +49,23 @@ class Compiler {
 
  private:
   std::string Id(const std::string& name) const { return dialect_.QuoteIdentifier(name); }
+  // A column's value as the engine judges it: a string column's null
+  // spellings (PushdownSource::null_values) are NULL. nullopt when a null
+  // spelling has no literal in the dialect.
+  std::optional<std::string> Value(const std::string& name, ValueType type) const {
+    const std::string c = Id(name);
+    if (type != ValueType::kString || source_.null_values.empty()) return c;
+    std::vector<std::string> literals;
+    for (const std::string& value : source_.null_values) {
+      auto literal = dialect_.StringLiteral(value);
+      if (!literal) return std::nullopt;
+      literals.push_back(*literal);
+    }
+    return "(CASE WHEN " + c + " IN (" + Join(literals, ", ") + ") THEN NULL ELSE " + c + " END)";
+  }
+  std::string NullSpellingProblem(const std::string& name) const {
+    return "a null spelling of column '" + name + "' has no " + dialect_.name() + " literal";
+  }
   std::string FromWhere() const {
     return source_.from + (source_.where.empty() ? "" : " WHERE (" + source_.where + ")");
   }
@@ -142,7 +147,9 @@ class Compiler {
       Fallback(index, *problem);
       return Status::OK();
     }
-    const std::string c = Id(column.name);
+    const auto value = Value(column.name, column.type);
+    if (!value) return Fallback(index, NullSpellingProblem(column.name)), Status::OK();
+    const std::string c = *value;
     const bool is_float = column.type == ValueType::kFloat64;
     const std::string nan = is_float ? dialect_.IsNan(c) : "";
     auto or_nan = [&](const std::string& predicate) { return nan.empty() ? predicate : predicate + " OR " + nan; };
@@ -222,7 +229,9 @@ class Compiler {
       if (types[i] == ValueType::kFloat64)
         return Fallback(index, "float equality (NaN, -0.0) of unique is the engine's own");
       if (types[i] == ValueType::kTimestamp) return Fallback(index, "timestamps are left to the engine (time zones)");
-      const std::string c = Id(columns[i]);
+      const auto value = Value(columns[i], types[i]);
+      if (!value) return Fallback(index, NullSpellingProblem(columns[i]));
+      const std::string c = *value;
       exprs.push_back(types[i] == ValueType::kString ? dialect_.BytewiseString(c) : c);
       not_null.push_back(c + " IS NOT NULL");
     }
@@ -235,6 +244,7 @@ class Compiler {
     AddOutput(evaluated, AggregateOutput::Kind::kEvaluated, index);
     AddOutput(evaluated + " - " + *distinct, AggregateOutput::Kind::kViolations, index);
     placement.violation = Join(not_null, " AND ") + " AND " + DupColumn(index) + " > 1";
+    unique_values_[index] = exprs;
     if (IsError(index)) {
       bad_terms_.push_back("(" + placement.violation + ")");
       bad_windows_.push_back(index);
@@ -258,7 +268,9 @@ class Compiler {
     }
     const ColumnPlan& column = plan_.columns()[table.column_slot];
     if (auto problem = StorageProblem(column.name, column.type)) return Fallback(index, *problem);
-    const std::string c = Id(column.name);
+    const auto value = Value(column.name, column.type);
+    if (!value) return Fallback(index, NullSpellingProblem(column.name));
+    const std::string c = *value;
     const bool is_float = column.type == ValueType::kFloat64;
     switch (rule.metric) {
       case TableMetric::kNullFraction:
@@ -313,8 +325,7 @@ class Compiler {
     if (uniques.empty()) return rows;
     std::vector<std::string> windows = {"_griffin_base.*"};
     for (int index : uniques) {
-      std::vector<std::string> partition;
-      for (const std::string& column : query_.placements[index].sample_columns) partition.push_back(Id(column));
+      std::vector<std::string> partition = unique_values_.at(index);
       const std::string over = "OVER (PARTITION BY " + Join(partition, ", ");
       windows.push_back("ROW_NUMBER() " + over + " ORDER BY " + kRowColumn + ") AS " + DupColumn(index));
       windows.push_back("MIN(" + std::string(kRowColumn) + ") " + over + ") AS " + FirstColumn(index));
@@ -398,9 +409,22 @@ class Compiler {
   std::vector<std::string> select_;
   std::vector<std::string> bad_terms_;  // pushed error checks' violation predicates
   std::vector<int> bad_windows_;        // pushed error unique checks (need windows per row)
+  std::map<int, std::vector<std::string>> unique_values_;  // pushed unique checks: the values they compare
 };
 
 }  // namespace
+
+StoredType NativeStorage(ValueType type) {
+  switch (type) {
+    case ValueType::kString: return StoredType::kText;
+    case ValueType::kInt64: return StoredType::kInteger;
+    case ValueType::kFloat64: return StoredType::kDouble;
+    case ValueType::kBool: return StoredType::kBool;
+    case ValueType::kDate: return StoredType::kDate;
+    case ValueType::kTimestamp: return StoredType::kTimestamp;
+  }
+  return StoredType::kOther;
+}
 
 const char* StoredTypeName(StoredType type) {
   switch (type) {

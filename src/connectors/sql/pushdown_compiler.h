@@ -35,6 +35,8 @@ namespace griffin::sql {
 // engine types: NUMERIC and DECIMAL arrive as text, so they are kText).
 enum class StoredType { kText, kInteger, kDouble, kBool, kDate, kTimestamp, kOther };
 const char* StoredTypeName(StoredType type);
+// How a column of rule type `type` is stored when it is stored as that type.
+StoredType NativeStorage(ValueType type);
 
 struct PushdownSource {
   std::string from;   // "schema"."table" or (query) AS griffin_query, already SQL
@@ -42,6 +44,10 @@ struct PushdownSource {
   // How each column is stored; nullopt: as its rule's type (griffin sql
   // without a database). A column absent from the map is not in the source.
   std::optional<std::map<std::string, StoredType>> columns;
+  // ReadOptions::null_values: a string column's value spelled as one of them
+  // is null for every check (rules-v1), so string columns are judged as
+  // CASE WHEN c IN (<null values>) THEN NULL ELSE c END.
+  std::vector<std::string> null_values;
 };
 
 struct CheckPlacement {

@@ -201,14 +201,21 @@ Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const
   ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnNames(connection, from, context));
   std::string sql = "SELECT " + SelectList(columns, options) + " FROM " + from;
   if (!options.where.empty()) sql += " WHERE (" + options.where + ")";
+  return OpenSqlQuerySource(std::move(connection), target.engine, sql, context, options, input_index);
+}
+
+Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConnectionHandle> connection,
+                                                        SqlEngine engine, const std::string& sql,
+                                                        const std::string& context, const ReadOptions& options,
+                                                        int input_index) {
   ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, sql, context));
-  if (target.engine == SqlEngine::kSqlite)
+  if (engine == SqlEngine::kSqlite)
     RETURN_IF_ERROR(statement->SetOption("adbc.sqlite.query.batch_rows", std::to_string(options.batch_rows), context));
   ASSIGN_OR_RETURN(ArrowArrayStream stream, statement->Execute(context));
   auto imported = arrow::ImportRecordBatchReader(&stream);
   if (!imported.ok()) return Status::InputError(context + ": " + imported.status().message());
   auto reader = std::make_shared<AdbcResultReader>(std::move(connection), std::move(statement), std::move(*imported),
-                                                   target.engine == SqlEngine::kSqlite);
+                                                   engine == SqlEngine::kSqlite);
   return OpenRecordBatchReaderSource(std::move(reader), context, options, input_index);
 }
 

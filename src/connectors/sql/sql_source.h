@@ -25,6 +25,7 @@
 #include <memory>
 #include <string>
 
+#include "connectors/sql/adbc_driver.h"
 #include "io/input_source.h"
 #include "util/status.h"
 
@@ -32,5 +33,15 @@ namespace griffin::sql {
 
 Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const ReadOptions& options,
                                                    int input_index);
+
+// The rows of one SELECT (`sql`, run as is) on an open connection, with
+// columns in their engine types as above; `engine` says whose driver it is.
+// The connection stays in use until the source is released. For
+// --mode pushdown's fallback run (pushdown_runner.h), which reads inside the
+// transaction of its aggregate.
+Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConnectionHandle> connection,
+                                                        SqlEngine engine, const std::string& sql,
+                                                        const std::string& context, const ReadOptions& options,
+                                                        int input_index);
 
 }  // namespace griffin::sql

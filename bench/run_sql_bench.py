@@ -1,0 +1,189 @@
+"""The SQL benchmark (issue 13): the benchmark suite's checks (bench/suite.rules.yaml)
+over a table in the test PostgreSQL, in one run:
+
+- Griffin --mode pushdown;
+- Griffin --mode scan (every row through the engine; its peak RSS is reported: scan
+  memory is bounded by batch x threads, not by the table);
+- the floor: one hand-written aggregate query computing the same counts.
+
+Counts are compared first (every tool's count of every check must be equal); then
+the wall times and the ratios to the floor are printed. Each tool runs --runs times;
+the median is reported.
+
+Soda Core on PostgreSQL and Great Expectations' SQL engine are not measured here:
+they need soda-postgres, SQLAlchemy and a PostgreSQL DB-API driver, which
+bench/requirements.txt does not pin yet.
+
+    GRIFFIN_TEST_PG_URI=$(scripts/pg_test_cluster.sh start) \\
+        .venv/bin/python bench/run_sql_bench.py --rows 10000000
+    .venv/bin/python bench/run_sql_bench.py --quick        # 20,000 rows (CI)
+"""
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import suite  # noqa: E402
+
+TABLE = "griffin_bench.txns"
+
+# Deterministic rows from generate_series; each check has violations.
+CREATE = f"""
+CREATE SCHEMA IF NOT EXISTS griffin_bench;
+DROP TABLE IF EXISTS {TABLE};
+CREATE TABLE {TABLE} AS
+SELECT CASE WHEN i % 50000 = 7 THEN 'T' || (i - 1) ELSE 'T' || i END AS txn_id,
+       CASE WHEN i % 997 = 0 THEN NULL ELSE 'A' || (i % 100000) END AS account_id,
+       CASE WHEN i % 100003 = 0 THEN 2e6::float8 ELSE ((i * 7919) % 200000) / 10.0 - 1000 END AS amount,
+       (ARRAY['USD', 'EUR', 'GBP', 'JPY', 'XXX'])[1 + (CASE WHEN i % 1009 = 0 THEN 4 ELSE i % 4 END)] AS currency,
+       CASE WHEN i % 31 = 0 THEN NULL WHEN i % 101 = 0 THEN 'not-an-email' ELSE 'u' || i || '@example.com' END AS email,
+       CASE WHEN i % 23 = 0 THEN 1 WHEN i % 10007 = 0 THEN 2 ELSE 0 END::bigint AS label,
+       timestamptz '2024-01-01 00:00:00+00' + (i % 86400) * interval '1 second' AS created_at,
+       CASE WHEN i % 2003 = 0 THEN 'USA' ELSE (ARRAY['US', 'DE', 'FR', 'JP'])[1 + i % 4] END AS country,
+       CASE WHEN i % 10 = 0 THEN 'refund' ELSE 'sale' END AS kind
+FROM generate_series(1, ROWS) AS i;
+ANALYZE {TABLE};
+"""
+
+# The floor: the suite's counts in one aggregate, written by hand.
+FLOOR = f"""
+SELECT count(*) AS rows,
+       count(txn_id) - count(DISTINCT txn_id COLLATE "C") AS "txn_id.unique",
+       count(*) FILTER (WHERE account_id IS NULL) AS "account_id.not_null",
+       0 AS "amount.type",
+       count(*) FILTER (WHERE amount > {suite.AMOUNT_MAX} OR amount = 'NaN') AS "amount.max",
+       count(*) FILTER (WHERE currency NOT IN ({", ".join(f"'{c}'" for c in suite.CURRENCIES)})) AS "currency.in",
+       count(*) FILTER (WHERE email !~ '{suite.EMAIL_RE}') AS "email.regex",
+       0 AS "label.type",
+       count(*) FILTER (WHERE label NOT IN (0, 1)) AS "label.in",
+       0 AS "created_at.type",
+       count(*) FILTER (WHERE char_length(country) <> {suite.COUNTRY_LENGTH}) AS "country.length",
+       count(*) FILTER (WHERE kind = 'refund' AND NOT (amount < 0)) AS "refunds_are_negative",
+       1 - count(email)::float8 / count(*) AS "email.null_fraction",
+       avg(label)::float8 AS "label.mean"
+FROM {TABLE}
+"""
+
+
+def connect(uri):
+    import adbc_driver_postgresql.dbapi as dbapi
+    return dbapi.connect(uri)
+
+
+def load(uri, rows):
+    with connect(uri) as connection:
+        with connection.cursor() as cursor:
+            for statement in CREATE.replace("ROWS", str(int(rows))).split(";"):
+                if statement.strip():
+                    cursor.execute(statement)
+        connection.commit()
+
+
+def timed_child(args):
+    """(seconds, peak RSS in MiB, stdout) of a child process."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(args, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if process.returncode not in (0, 1):
+            raise SystemExit(f"{args[0]} failed ({process.returncode}): {err.read().strip()}")
+        return seconds, usage.ru_maxrss / 1024, out.read()
+
+
+def griffin_counts(report):
+    out = {"rows": report["rows"]}
+    for check in report["checks"]:
+        out[check["name"]] = check["observed"] if "observed" in check else check["violations"]
+    return out
+
+
+def run_griffin(binary, uri, mode):
+    seconds, peak, out = timed_child([binary, "validate", "-r", str(suite.RULES_PATH), f"{uri}?table={TABLE}",
+                                      "--mode", mode, "--format", "json", "--no-store"])
+    return seconds, peak, griffin_counts(json.loads(out))
+
+
+def run_floor(uri):
+    with connect(uri) as connection:
+        with connection.cursor() as cursor:
+            start = time.perf_counter()
+            cursor.execute(FLOOR)
+            row = cursor.fetchone()
+            seconds = time.perf_counter() - start
+            names = [d[0] for d in cursor.description]
+    return seconds, dict(zip(names, row))
+
+
+def compare(counts, reference, name):
+    """The names whose counts differ from the reference (floats within 1e-12)."""
+    differ = []
+    for key, value in reference.items():
+        got = counts.get(key)
+        if isinstance(value, float) or isinstance(got, float):
+            if got is None or abs(float(got) - float(value)) > 1e-12 * max(1.0, abs(float(value))):
+                differ.append(f"{name} {key}: {got} vs {value}")
+        elif got != value:
+            differ.append(f"{name} {key}: {got} vs {value}")
+    return differ
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--quick", action="store_true", help="20,000 rows, one run (CI)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--uri", default=os.environ.get("GRIFFIN_TEST_PG_URI"))
+    parser.add_argument("--griffin", default=os.environ.get("GRIFFIN_BIN", str(ROOT / "build" / "griffin")))
+    parser.add_argument("--json", help="also write the results there")
+    args = parser.parse_args()
+    if not args.uri:
+        raise SystemExit("no PostgreSQL: give --uri or set GRIFFIN_TEST_PG_URI (scripts/pg_test_cluster.sh start)")
+    rows, runs = (20_000, 1) if args.quick else (args.rows, args.runs)
+    print(f"loading {rows:,} rows into {TABLE} ...", flush=True)
+    load(args.uri, rows)
+
+    results = {}
+    floor_times, floor_counts = [], None
+    for _ in range(runs):
+        seconds, floor_counts = run_floor(args.uri)
+        floor_times.append(seconds)
+    results["floor"] = statistics.median(floor_times)
+    counts = {}
+    for mode in ("pushdown", "scan"):
+        times, peaks = [], []
+        for _ in range(runs):
+            seconds, peak, counts[mode] = run_griffin(args.griffin, args.uri, mode)
+            times.append(seconds)
+            peaks.append(peak)
+        results[mode] = statistics.median(times)
+        results[mode + "_peak_rss_mib"] = max(peaks)
+
+    # Counts first: every tool must agree on every check.
+    reference = {k: float(v) if k in ("email.null_fraction", "label.mean") else int(v) for k, v in floor_counts.items()}
+    differ = compare(counts["pushdown"], counts["scan"], "pushdown vs scan")
+    differ += compare(counts["scan"], reference, "scan vs floor")
+    if differ:
+        raise SystemExit("counts differ:\n  " + "\n  ".join(differ))
+    print(f"counts: equal in all three ({len(reference)} values)")
+    print(f"rows {rows:,}, median of {runs} run(s), PostgreSQL on the same machine")
+    print(f"  floor (hand-written aggregate) {results['floor']:.3f} s")
+    for mode in ("pushdown", "scan"):
+        print(f"  griffin {mode:8s} {results[mode]:.3f} s  = {results[mode] / results['floor']:.2f}x the floor"
+              f"  (peak RSS {results[mode + '_peak_rss_mib']:.0f} MiB)")
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps({"rows": rows, "runs": runs, **results}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

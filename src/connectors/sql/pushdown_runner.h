@@ -1,0 +1,41 @@
+// --mode pushdown: a database table or query validated by SQL where SQL can
+// judge exactly, by the engine elsewhere, into the report scan mode gives
+// (same counts, bad rows, score, verdict and listed violations).
+//
+// In one read-only transaction (PostgreSQL: REPEATABLE READ, so every query
+// sees the same rows; SQLite and DuckDB: their transaction's snapshot):
+//  1. the columns' stored types (stored_types.h), then the rules compiled
+//     for the dialect (pushdown_compiler.h);
+//  2. the aggregate query: every pushed check's counts, table metrics, rows
+//     and, when every check is pushed, the bad rows;
+//  3. per pushed row-level check with violations, its sample query (LIMIT
+//     max_violations + 1) for its first violations by `_griffin_row`: the
+//     order a plain SELECT returns the rows in (the table's physical order,
+//     or the query's own);
+//  4. when some checks fall back: the engine runs them, and only them, over
+//     their own columns (PushdownQuery::fallback_sql), plus, when pushed
+//     error checks exist, `_griffin_pushed_bad` so that bad rows are the
+//     union of both sides'.
+// Each check of the report says where it ran (CheckReport::ran_in) and why.
+//
+// Per-row outputs (--clean, --quarantine) need every row: scan mode.
+// Errors as sql_source.h's: InputError "<URI with password ***>: <message>".
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "exec/engine.h"
+#include "plan/plan.h"
+#include "plan/read_options.h"
+#include "report/report.h"
+
+namespace griffin::sql {
+
+// `read_options`: where, query, null_values and batch_rows as scan mode
+// takes them; `options`: threads, max_violations and profiling for the
+// fallback run (on_rows must be unset).
+Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& uri, const ReadOptions& read_options,
+                           const RunOptions& options);
+
+}  // namespace griffin::sql
