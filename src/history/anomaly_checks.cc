@@ -1,5 +1,6 @@
 #include "history/anomaly_checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -17,9 +18,20 @@ void AppendNumber(std::optional<double> value, std::string* out) {
   else *out += FormatDouble(*value);
 }
 
+void AppendPoint(const MetricPoint& point, std::string* out) {
+  *out += "{\"run_id\": ";
+  AppendJsonString(point.run_id, out);
+  *out += ", \"version\": " + std::to_string(point.version) + ", \"started_at\": ";
+  AppendJsonString(point.started_at, out);
+  *out += ", \"value\": ";
+  AppendNumber(point.value, out);
+  *out += "}";
+}
+
 // The check's JSON detail: {"metric", "strategy", "season", "expected",
 // "stddev", "change", "z", "history": [{"run_id", "version", "started_at",
-// "value"}, oldest first]}.
+// "value"}, oldest first], "series": [the same, the last kAnomalySeriesRuns
+// runs, oldest first: what the HTML page charts]}.
 std::string DetailJson(const AnomalyCheck& check, const AnomalyVerdict& verdict,
                        const std::vector<MetricPoint>& history) {
   std::string out = "{\"metric\": ";
@@ -37,15 +49,13 @@ std::string DetailJson(const AnomalyCheck& check, const AnomalyVerdict& verdict,
   AppendNumber(verdict.z, &out);
   out += ", \"history\": [";
   for (size_t i = verdict.used.size(); i-- > 0;) {
-    const MetricPoint& point = history[verdict.used[i]];
     if (i + 1 != verdict.used.size()) out += ", ";
-    out += "{\"run_id\": ";
-    AppendJsonString(point.run_id, &out);
-    out += ", \"version\": " + std::to_string(point.version) + ", \"started_at\": ";
-    AppendJsonString(point.started_at, &out);
-    out += ", \"value\": ";
-    AppendNumber(point.value, &out);
-    out += "}";
+    AppendPoint(history[verdict.used[i]], &out);
+  }
+  out += "], \"series\": [";
+  for (size_t i = std::min(history.size(), kAnomalySeriesRuns); i-- > 0;) {
+    AppendPoint(history[i], &out);
+    if (i != 0) out += ", ";
   }
   return out + "]}";
 }
@@ -131,7 +141,8 @@ void JudgeAnomalyCheck(const AnomalyCheck& check, const std::string& dataset, co
                              : "this run has no " + check.metric_text;
   } else {
     Result<std::vector<MetricPoint>> points = context.store->MetricHistory(
-        dataset, check.column.value_or(""), AnomalyMetricName(check.metric), HistoryNeeded(check));
+        dataset, check.column.value_or(""), AnomalyMetricName(check.metric),
+        std::max(HistoryNeeded(check), static_cast<int>(kAnomalySeriesRuns)));
     if (!points.ok()) {
       out->passed = false;
       out->message = "the history of " + check.metric_text + " could not be read: " + points.status().message();

@@ -12,7 +12,8 @@
 // absent from the input, a mean of no values) pass with a `note`; a store
 // that cannot be read fails the check with its error. The report gets the
 // observed value, the range that passes (min/max), and under "anomaly" the
-// strategy, what was expected and the history compared with.
+// strategy, what was expected, the history compared with, and the metric's
+// series over the last kAnomalySeriesRuns earlier runs (for charts).
 #pragma once
 
 #include <optional>
@@ -23,6 +24,10 @@
 #include "rules/rule_set.h"
 
 namespace griffin {
+
+// How many earlier runs of the metric the report's "series" holds (at least
+// the store is asked for this many, whatever the strategy needs).
+inline constexpr size_t kAnomalySeriesRuns = 30;
 
 // The metric's value in `report`; nullopt when the run has none.
 std::optional<double> CurrentMetricValue(const AnomalyCheck& check, const Report& report);

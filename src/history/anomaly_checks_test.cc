@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "history/history_checks.h"
+#include "report/html/html_test_util.h"
 #include "rules/rule_loader.h"
 #include "store/store_test_util.h"
 
@@ -99,6 +100,31 @@ TEST(AnomalyChecks, RowCountJumpAgainstTheStoredHistory) {
   EXPECT_NE(check.detail_json.find("\"strategy\": \"relative_change\""), std::string::npos) << check.detail_json;
   EXPECT_NE(check.detail_json.find("\"history\": [{\"run_id\": \"run-2\", \"version\": 2"), std::string::npos)
       << check.detail_json;
+  // The series (for the page's chart) holds every earlier complete run, oldest
+  // first, though relative_change compares with the last one only.
+  const size_t series = check.detail_json.find("\"series\": [");
+  ASSERT_NE(series, std::string::npos) << check.detail_json;
+  const size_t run1 = check.detail_json.find("\"run-1\"", series), run2 = check.detail_json.find("\"run-2\"", series);
+  EXPECT_TRUE(run1 != std::string::npos && run2 != std::string::npos && run1 < run2) << check.detail_json;
+  EXPECT_EQ(check.detail_json.find("\"run-3\""), std::string::npos);
+}
+
+TEST(AnomalyChecks, SeriesHoldsTheLastRunsWhateverTheStrategyUses) {
+  TempDir dir;
+  auto store = OpenRunStore(dir.path() + "/s.db");
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  auto plan = CompileTable("  - anomaly: {metric: row_count, absolute_change: {max_increase: 5}}\n");
+  for (size_t i = 0; i < kAnomalySeriesRuns + 5; ++i) RecordRun(**store, "r" + std::to_string(i), 100 + i, 1);
+  Report report = Unjudged(*plan, 140, 1);
+  EvaluateHistoryChecks(*plan, HistoryContext{store->get()}, &report);
+  const std::string& detail = Anomaly(report).detail_json;
+  const std::string series = detail.substr(detail.find("\"series\": ["));
+  EXPECT_EQ(html_test::Occurrences(series, "\"run_id\""), kAnomalySeriesRuns) << series;
+  // The oldest listed is run r5 (value 105), the newest r34 (value 134).
+  EXPECT_LT(series.find("\"r5\""), series.find("\"r34\"")) << series;
+  EXPECT_EQ(series.find("\"r4\""), std::string::npos) << series;
+  EXPECT_EQ(Anomaly(report).min_bound.number, std::nullopt);
+  EXPECT_EQ(Anomaly(report).max_bound.number, 139);
 }
 
 TEST(AnomalyChecks, ColumnMeanZScoreSkipsRunsWithoutTheValue) {

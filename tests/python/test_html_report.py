@@ -13,7 +13,7 @@ from chromium_page import load_page, screenshot
 from griffin_cli import require_binary
 
 HOSTILE = "<script>document.title='pwned'</script><img src=x onerror=\"document.body.dataset.pwned=1\">"
-SECTIONS = ["verdict", "checks", "violations", "trend", "profiles", "drift", "schema"]
+SECTIONS = ["verdict", "checks", "violations", "trend", "profiles", "drift", "anomalies", "schema"]
 
 RULES = """griffin: 1
 dataset: orders

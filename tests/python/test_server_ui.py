@@ -82,7 +82,7 @@ def test_ui_pages_behind_the_api_keys(tmp_path):
     assert datasets == ["orders", "steps"]
     run_page = load_page(run_file)
     assert run_page.console == []
-    for section in ("verdict", "checks", "violations", "trend", "profiles", "drift", "schema"):
+    for section in ("verdict", "checks", "violations", "trend", "profiles", "drift", "anomalies", "schema"):
         assert run_page.by_id(section) is not None, section
     assert HOSTILE in [cells(tr)[3] for tr in violation_rows(run_page)]
     assert run_page.all("img") == [] and len(run_page.all("script")) == 1

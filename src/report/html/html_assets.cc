@@ -64,6 +64,11 @@ input[type=search] { width: 320px; padding: 4px 8px; border: 1px solid var(--lin
 .column h3 { margin-top: 0; } .column dl { display: grid; grid-template-columns: auto 1fr; gap: 0 12px; margin: 4px 0; }
 .column dt { color: var(--muted); } .column dd { margin: 0; }
 .drift-failed { color: var(--bad); font-weight: 600; }
+.anomaly-failed { color: var(--bad); font-weight: 600; }
+.chart .band { fill: var(--ok); fill-opacity: 0.12; }
+.chart .point.earlier { fill: var(--base); } .chart .point.history { fill: var(--cur); }
+.chart .point.current { fill: var(--ok); stroke: var(--ink); stroke-width: 1.5; }
+.chart .point.current.failed { fill: var(--bad); }
 )CSS";
 
 constexpr const char* kScript = R"JS(

@@ -49,7 +49,7 @@ std::string RenderHtmlPage(const HtmlPageInput& input) {
     main = VerdictSection(*input.run) + ChecksSection(*input.run) + ViolationsSection(*input.run) +
            TrendSection(input) + ProfilesSection(input) +
            (input.drift ? DriftSection(input.drift) : RunDriftSection(*input.run, input.run_href_prefix)) +
-           SchemaSection(*input.run);
+           RunAnomalySection(*input.run, input.run_href_prefix) + SchemaSection(*input.run);
   } else {
     main = ProfilesSection(input);
     if (input.drift) main += DriftSection(input.drift);

@@ -6,7 +6,7 @@
 //
 // A run page has these sections, each present (with a note when it has
 // nothing to show) and found by its id: verdict, checks, violations, trend,
-// profiles, drift, schema. A profile page (no run) has profiles, and drift
+// profiles, drift, anomalies, schema. A profile page (no run) has profiles, and drift
 // when a drift report is given.
 //
 //   HtmlPageInput page;
@@ -71,5 +71,9 @@ std::string DriftSection(const DriftReport* drift);
 // distribution against the run's and the values that moved most; links the
 // baseline run to `run_href_prefix` + id when that is not empty.
 std::string RunDriftSection(const Report& run, const std::string& run_href_prefix);
+// A run's anomaly checks (html_run_anomaly.cc): per check, the metric over
+// the dataset's last runs (the report's anomaly.series), the range that
+// passed and this run's value; links earlier runs like RunDriftSection.
+std::string RunAnomalySection(const Report& run, const std::string& run_href_prefix);
 
 }  // namespace griffin

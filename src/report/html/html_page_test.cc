@@ -50,7 +50,7 @@ TEST(HtmlPageTest, RunPageHasEverySectionAndOnlyItsOwnScript) {
   input.run_href_prefix = "/ui/runs/";
   input.profile = &profile;
   const std::string html = RenderHtmlPage(input);
-  for (const char* id : {"verdict", "checks", "violations", "trend", "profiles", "drift", "schema"})
+  for (const char* id : {"verdict", "checks", "violations", "trend", "profiles", "drift", "anomalies", "schema"})
     EXPECT_EQ(Occurrences(html, std::string("<section id=\"") + id + "\""), 1u) << id;
   EXPECT_EQ(Occurrences(html, "<script"), 1u);  // the page's own; the hostile value is text
   EXPECT_EQ(Occurrences(html, "<img"), 0u);

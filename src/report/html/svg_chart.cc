@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "report/html/html_text.h"
+#include "util/value_parse.h"
 
 namespace griffin {
 namespace {
@@ -25,7 +26,7 @@ std::string OpenSvg(std::string_view aria_label, std::string_view css_class) {
 }  // namespace
 
 std::string SvgLineChart(const std::vector<ChartPoint>& points, double y_min, double y_max,
-                         std::string_view aria_label) {
+                         std::string_view aria_label, const ChartBand* band) {
   std::string svg = OpenSvg(aria_label, "chart line-chart");
   const double span = y_max > y_min ? y_max - y_min : 1;
   const auto y_of = [&](double value) {
@@ -42,6 +43,12 @@ std::string SvgLineChart(const std::vector<ChartPoint>& points, double y_min, do
     svg += "<text class=\"tick\" x=\"2\" y=\"" + Coordinate(y_of(tick) + 4) + "\">" + HtmlEscape(FormatNumber(tick)) +
            "</text>";
   }
+  if (band != nullptr) {
+    const double top = y_of(band->high.value_or(y_max)), bottom = y_of(band->low.value_or(y_min));
+    svg += "<rect class=\"band\" x=\"" + Coordinate(kPad) + "\" y=\"" + Coordinate(top) + "\" width=\"" +
+           Coordinate(kWidth - 2 * kPad) + "\" height=\"" + Coordinate(std::max(bottom - top, 1.0)) + "\"><title>" +
+           HtmlEscape(band->label) + "</title></rect>";
+  }
   if (points.size() > 1) {
     svg += "<polyline class=\"trend\" points=\"";
     for (size_t i = 0; i < points.size(); ++i)
@@ -50,8 +57,10 @@ std::string SvgLineChart(const std::vector<ChartPoint>& points, double y_min, do
   }
   for (size_t i = 0; i < points.size(); ++i) {
     const ChartPoint& point = points[i];
-    std::string mark = "<circle class=\"point" + std::string(point.marked ? " failed" : "") + "\" cx=\"" +
-                       Coordinate(x_of(i)) + "\" cy=\"" + Coordinate(y_of(point.value)) + "\" r=\"4\"><title>" +
+    std::string mark = "<circle class=\"point" + std::string(point.marked ? " failed" : "") +
+                       (point.css_class.empty() ? "" : " " + point.css_class) + "\" data-value=\"" +
+                       FormatDouble(point.value) + "\" cx=\"" + Coordinate(x_of(i)) + "\" cy=\"" +
+                       Coordinate(y_of(point.value)) + "\" r=\"4\"><title>" +
                        HtmlEscape(point.label + ": " + FormatNumber(point.value)) + "</title></circle>";
     if (!point.href.empty()) mark = "<a href=\"" + HtmlEscape(point.href) + "\">" + mark + "</a>";
     svg += mark;

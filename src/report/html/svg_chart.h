@@ -2,8 +2,10 @@
 // escaped (each mark carries a <title> tooltip with its label and value).
 //
 //   page += SvgLineChart(points, 0, 1, "quality score by run");
+//   page += SvgLineChart(points, 0, 2000, "row_count by run", &band);
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,12 +17,22 @@ struct ChartPoint {
   double value = 0;
   bool marked = false;   // drawn as a failure (a failed run)
   std::string href;      // a link for the point; empty: none
+  std::string css_class;  // more classes for its mark ("history", "current"); empty: none
+};
+
+// A horizontal band across the plot, from `low` to `high` (an open side
+// reaches the plot's edge): the range of values that pass, say.
+struct ChartBand {
+  std::optional<double> low, high;
+  std::string label;     // its tooltip
 };
 
 // A line over `points` in order, on a fixed [y_min, y_max] axis (values
-// outside are clamped to it). Empty `points` give an empty chart.
+// outside are clamped to it). Empty `points` give an empty chart. Each
+// point's circle carries its exact value (data-value, shortest round trip)
+// and a tooltip with its label and the value for people.
 std::string SvgLineChart(const std::vector<ChartPoint>& points, double y_min, double y_max,
-                         std::string_view aria_label);
+                         std::string_view aria_label, const ChartBand* band = nullptr);
 
 struct ChartBar {
   std::string label;            // an x label: a value, a bin "[0, 5)"

@@ -28,6 +28,20 @@ TEST(SvgLineChartTest, ClampsAndEscapes) {
   EXPECT_EQ(Occurrences(SvgLineChart({}, 0, 1, "empty"), "<circle"), 0u);
 }
 
+TEST(SvgLineChartTest, BandAcrossThePlotAndPointClasses) {
+  ChartPoint current{"this run", 0.75, true, "", "current"};
+  const ChartBand band{0.5, std::nullopt, "passes: >= 0.5"};
+  const std::string svg = SvgLineChart({{"run 1", 0.6}, current}, 0, 1, "metric", &band);
+  // From the top of the plot (open side: y = pad) down to 0.5 (y = 80).
+  EXPECT_NE(svg.find("<rect class=\"band\" x=\"24.0\" y=\"24.0\" width=\"552.0\" height=\"56.0\">"
+                     "<title>passes: &gt;= 0.5</title></rect>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("class=\"point failed current\" data-value=\"0.75\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("class=\"point\" data-value=\"0.6\""), std::string::npos) << svg;
+  EXPECT_EQ(SvgLineChart({{"a", 1}}, 0, 1, "no band").find("class=\"band\""), std::string::npos);
+}
+
 TEST(SvgBarChartTest, HeightsRelativeToTheLargest) {
   const std::string svg = SvgBarChart({{"[0, 1)", {2, 4}}, {"[1, 2]", {1, 0}}}, {"baseline", "current"}, "drift");
   EXPECT_EQ(Occurrences(svg, "<rect"), 4u);
