@@ -1,4 +1,4 @@
-// The griffin command line: `griffin validate`, history, show, rules, report, serve,
+// The griffin command line: `griffin validate`, history, show, rules, alerts, report, serve,
 // stream, profile, suggest, drift and sql. Thin: parses arguments, calls the
 // library, maps errors to exit codes.
 #include <cstdio>
@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/alerts_command.h"
 #include "cli/drift_command.h"
 #include "cli/exit_codes.h"
 #include "cli/profile_command.h"
@@ -39,6 +40,8 @@ int main(int argc, char** argv) {
   CLI::App* history = griffin::AddHistoryCommand(app, &store_args);
   CLI::App* show = griffin::AddShowCommand(app, &store_args);
   CLI::App* rules = griffin::AddRulesCommand(app, &store_args);
+  griffin::AlertsArgs alerts_args;
+  CLI::App* alerts = griffin::AddAlertsCommand(app, &alerts_args);
   griffin::ReportArgs report_args;
   CLI::App* report = griffin::AddReportCommand(app, &report_args);
   griffin::ProfileArgs profile_args;
@@ -71,6 +74,7 @@ int main(int argc, char** argv) {
   if (history->parsed()) return griffin::RunHistoryCommand(store_args);
   if (show->parsed()) return griffin::RunShowCommand(store_args);
   if (rules->parsed()) return griffin::RunRulesCommand(store_args);
+  if (alerts->parsed()) return griffin::RunAlertsCommand(alerts_args);
   if (report->parsed()) return griffin::RunReportCommand(report_args);
   if (serve->parsed()) return griffin::RunServeCommand(serve_args);
   if (stream->parsed()) return griffin::RunStreamCommand(stream_args);

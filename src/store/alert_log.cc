@@ -34,12 +34,13 @@ Result<bool> AlertLog::DeliveredSince(const std::string& dedup_key, const std::s
   return !rows.empty() && ParseInt(rows[0][0]) > 0;
 }
 
-Result<std::vector<AlertDeliveryRecord>> AlertLog::ForRun(const std::string& run_id) {
-  ASSIGN_OR_RETURN(auto rows,
-                   conn_->Query("SELECT delivery_id, run_id, dataset, url, format, events, dedup_key, status,"
-                                " attempts, http_status, error, created_at, finished_at FROM alert_deliveries"
-                                " WHERE run_id = $1 ORDER BY created_at, delivery_id",
-                                {SqlParam(run_id)}));
+namespace {
+
+constexpr const char* kColumns =
+    "SELECT delivery_id, run_id, dataset, url, format, events, dedup_key, status, attempts, http_status, error,"
+    " created_at, finished_at FROM alert_deliveries";
+
+std::vector<AlertDeliveryRecord> Records(const std::vector<SqlRow>& rows) {
   std::vector<AlertDeliveryRecord> records;
   for (const SqlRow& row : rows) {
     AlertDeliveryRecord r;
@@ -59,6 +60,29 @@ Result<std::vector<AlertDeliveryRecord>> AlertLog::ForRun(const std::string& run
     records.push_back(std::move(r));
   }
   return records;
+}
+
+}  // namespace
+
+Result<std::vector<AlertDeliveryRecord>> AlertLog::ForRun(const std::string& run_id) {
+  ASSIGN_OR_RETURN(auto rows, conn_->Query(std::string(kColumns) + " WHERE run_id = $1 ORDER BY created_at, delivery_id",
+                                           {SqlParam(run_id)}));
+  return Records(rows);
+}
+
+Result<std::vector<AlertDeliveryRecord>> AlertLog::List(const AlertListFilter& filter) {
+  std::string sql = kColumns;
+  std::vector<SqlParam> params;
+  for (const auto& [column, value] : {std::pair<const char*, const std::string*>{"dataset", &filter.dataset},
+                                      {"run_id", &filter.run_id}, {"status", &filter.status}}) {
+    if (value->empty()) continue;
+    params.emplace_back(*value);
+    sql += std::string(params.size() == 1 ? " WHERE " : " AND ") + column + " = $" + std::to_string(params.size());
+  }
+  params.emplace_back(static_cast<int64_t>(filter.limit));
+  sql += " ORDER BY created_at DESC, delivery_id DESC LIMIT $" + std::to_string(params.size());
+  ASSIGN_OR_RETURN(auto rows, conn_->Query(sql, params));
+  return Records(rows);
 }
 
 }  // namespace griffin

@@ -32,6 +32,13 @@ struct AlertDeliveryRecord {
   std::string created_at, finished_at;  // ISO 8601 UTC
 };
 
+// Which records AlertLog::List returns: every field that is not empty must
+// match exactly.
+struct AlertListFilter {
+  std::string dataset, run_id, status;
+  int limit = 50;                // at most this many, newest first
+};
+
 class AlertLog {
  public:
   // `uri`: OpenRunStore's forms; the store is migrated as OpenRunStore does.
@@ -42,6 +49,11 @@ class AlertLog {
   Result<bool> DeliveredSince(const std::string& dedup_key, const std::string& since);
   // A run's records, oldest first.
   Result<std::vector<AlertDeliveryRecord>> ForRun(const std::string& run_id);
+  // The records `filter` matches, newest first (by created_at, to the second;
+  // records of the same second in descending id order).
+  Result<std::vector<AlertDeliveryRecord>> List(const AlertListFilter& filter);
+  // The store it reads, as errors name it (a PostgreSQL URI's password masked).
+  std::string Describe() const { return conn_->Describe(); }
 
  private:
   explicit AlertLog(std::unique_ptr<SqlConnection> conn) : conn_(std::move(conn)) {}
