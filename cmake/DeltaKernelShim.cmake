@@ -34,11 +34,26 @@ set(GRIFFIN_SHIM_OBJECT ${CMAKE_BINARY_DIR}/delta_kernel_shim/delta_kernel_shim.
 set(GRIFFIN_SHIM_LIB ${CMAKE_BINARY_DIR}/delta_kernel_shim/libgriffin_delta_kernel_shim.a)
 file(GLOB GRIFFIN_SHIM_RUST_SOURCES CONFIGURE_DEPENDS ${GRIFFIN_SHIM_DIR}/src/*.rs)
 
+# cargo runs in a fixed environment (env -i): the C build scripts under it (aws-lc-sys,
+# zstd-sys, through cc-rs) rerun whenever CC, CXX, CFLAGS, PKG_CONFIG_PATH and the like
+# change, and pip's build of the Python package sets CC and CXX where ninja's build does
+# not, so the two took turns rebuilding aws-lc (minutes each on 2 cores) in the shared
+# target directory.
+find_program(GRIFFIN_ENV env REQUIRED)
+get_filename_component(GRIFFIN_CARGO_BIN_DIR ${GRIFFIN_CARGO} DIRECTORY)
+set(GRIFFIN_CARGO_ENVIRONMENT HOME=$ENV{HOME} PATH=${GRIFFIN_CARGO_BIN_DIR}:/usr/local/bin:/usr/bin:/bin
+    CARGO_TARGET_DIR=${GRIFFIN_CARGO_TARGET_DIR})
+foreach(variable CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN)
+  if(DEFINED ENV{${variable}})
+    list(APPEND GRIFFIN_CARGO_ENVIRONMENT ${variable}=$ENV{${variable}})
+  endif()
+endforeach()
+
 # cargo decides itself what is out of date; the stamp-free command runs on every build
 # (a no-op build takes well under a second), and the ld/objcopy step only when the
 # Rust library changed.
 add_custom_target(griffin_delta_cargo
-  COMMAND ${CMAKE_COMMAND} -E env CARGO_TARGET_DIR=${GRIFFIN_CARGO_TARGET_DIR}
+  COMMAND ${GRIFFIN_ENV} -i ${GRIFFIN_CARGO_ENVIRONMENT}
           ${GRIFFIN_CARGO} build --release --locked --quiet
           --manifest-path ${GRIFFIN_SHIM_DIR}/Cargo.toml
   BYPRODUCTS ${GRIFFIN_SHIM_RUST_LIB}
