@@ -130,7 +130,7 @@ std::string CheckCard(const CheckReport& check, const std::string& run_href_pref
     if (!run_href_prefix.empty()) mark.href = run_href_prefix + point.run_id;
     points.push_back(std::move(mark));
   }
-  if (observed) {
+  if (observed && std::isfinite(*observed)) {  // a mean of NaN is in the heading, not on the axis
     ChartPoint current;
     current.label = "this run";
     current.value = *observed;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "report/html/html_page.h"
 #include "report/html/html_test_util.h"
 
@@ -80,6 +82,14 @@ TEST(RunAnomalySection, AnOpenSideReachesTheEdge) {
   EXPECT_NE(html.find("5 within ≤ 14"), std::string::npos) << html;
   EXPECT_NE(html.find("<title>passes: ≤ 14</title>"), std::string::npos);
   EXPECT_EQ(html.find("<a href"), std::string::npos);
+
+  // A value that is not a number (a mean of NaN) is named, not drawn.
+  run.checks.front().observed = JsonScalar::Number(std::nan(""));
+  run.checks.front().passed = false;
+  const std::string nan_page = RunAnomalySection(run, "");
+  EXPECT_NE(nan_page.find("<span class=\"anomaly-failed\">nan"), std::string::npos) << nan_page;
+  EXPECT_EQ(nan_page.find("class=\"point failed current\""), std::string::npos);
+  EXPECT_EQ(nan_page.find("\"nan\""), std::string::npos) << nan_page;  // no coordinate
 }
 
 }  // namespace
