@@ -11,7 +11,11 @@
 #   make stream-bench     griffin stream vs the Python (pydantic) peer, 200,000 1 KB messages,
 #                         three runs each, alternating; medians (bench/README.md)
 #   make stream-latency   griffin stream's produce -> visible p50/p99 at 5,000 messages/s for 30 s
-.PHONY: bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency
+#   make profile-bench    griffin profile vs whylogs at 1M and 10M rows, statistics compared first
+.PHONY: bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench
+
+profile-bench:
+	.venv/bin/python bench/run_profile_bench.py
 
 bench:
 	.venv/bin/python bench/run_peers.py

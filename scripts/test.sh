@@ -90,6 +90,9 @@ stage "benchmark harness (quick)"
 .venv/bin/python bench/run_jax_bench.py --quick
 .venv/bin/python bench/run_service_bench.py --quick
 .venv/bin/python bench/run_objectstore_bench.py --quick
+# griffin profile vs whylogs: both profiles equal to an exact reference, 20k rows.
+.venv/bin/python -m pytest -q bench/profile_compare_test.py
+.venv/bin/python bench/run_profile_bench.py --quick
 # griffin stream vs a Python (pydantic + confluent-kafka) transactional loop, 20k messages.
 .venv/bin/python bench/run_stream_bench.py --quick
 # ... and its memory under a steady 5,000 messages/s for 30 s (make stream-soak: 10 minutes).
