@@ -13,6 +13,7 @@
 
 #include "alerts/alert_dispatcher.h"
 #include "cli/exit_codes.h"
+#include "cli/incremental_run.h"
 #include "cli/progress_line.h"
 #include "cli/read_args.h"
 #include "cli/spark_submit.h"
@@ -94,6 +95,8 @@ Status ChooseMode(const ValidateArgs& args, PreparedRun* prepared) {
     return Status::UsageError("--mode pushdown validates one database input (postgresql://, sqlite://, duckdb://)");
   if (!args.clean_path.empty() || !args.quarantine_path.empty())
     return Status::UsageError("--mode pushdown writes no rows: --clean and --quarantine need --mode scan");
+  if (!prepared->rules.source.incremental_column.empty())
+    return Status::UsageError("--mode pushdown reads the whole table: source.incremental needs --mode scan");
   return Status::OK();
 }
 
@@ -182,14 +185,18 @@ class Outputs {
 // The schema snapshot cache: an input whose file is unchanged (same path,
 // size and mtime) under the same rules reuses its cached schema as is; a
 // changed file is compared with the schema cached last time, the differences
-// go into the report, and the new schema replaces the old.
+// go into the report, and the new schema replaces the old. A database table
+// is the same, with its catalogue's columns and types as the schema and its
+// schema version (InputLineage::etag) in place of size and mtime.
 Status UpdateSchemaCache(RunStore& store, const std::string& rules_sha256, const std::vector<InputLineage>& inputs,
                          Report* report) {
   for (size_t i = 0; i < inputs.size() && i < report->input_schemas.size(); ++i) {
     const InputLineage& input = inputs[i];
-    const std::string& schema = report->input_schemas[i];
-    if (input.size < 0 || schema.empty()) continue;  // stdin has no identity to cache under
-    const SchemaCacheKey key{input.path, input.size, input.mtime_ns, rules_sha256};
+    const bool table = !input.schema_json.empty();
+    const std::string& schema = table ? input.schema_json : report->input_schemas[i];
+    if ((!table && input.size < 0) || schema.empty()) continue;  // stdin has no identity to cache under
+    const SchemaCacheKey key = table ? SchemaCacheKey{input.path, 0, 0, rules_sha256, input.etag}
+                                     : SchemaCacheKey{input.path, input.size, input.mtime_ns, rules_sha256};
     ASSIGN_OR_RETURN(std::optional<std::string> cached, store.CachedSchema(key));
     if (cached && *cached == schema) continue;  // unchanged file: the cached snapshot stands
     ASSIGN_OR_RETURN(std::optional<std::string> previous, store.PreviousSchema(input.path, rules_sha256));
@@ -275,6 +282,19 @@ int RunValidateCommand(const ValidateArgs& args) {
     }
   }
 
+  // source.incremental: the rows past the stored watermark (every row without a store).
+  std::optional<IncrementPlan> increment;
+  if (!prepared->read_options.incremental_column.empty()) {
+    Result<IncrementPlan> planned = PlanIncrement(prepared->rules.dataset, prepared->inputs,
+                                                  store && ticket ? store.get() : nullptr, &prepared->read_options);
+    if (!planned.ok()) {
+      if (store && ticket) (void)store->AbortRun(run_id, planned.status().message());
+      PrintError(planned.status());
+      return ExitCodeFor(planned.status());
+    }
+    increment = std::move(planned).value();
+  }
+
   Outputs outputs;
   Status output_status;
   if (args.tag_version && !ticket) {
@@ -332,6 +352,7 @@ int RunValidateCommand(const ValidateArgs& args) {
     if (std::optional<int64_t> version = TableVersionRead(input))
       report->table_versions.push_back({RedactUri(input), "input", *version});
   }
+  if (increment) DescribeIncrement(*increment, &*report);
 
   Result<std::vector<OutputSummary>> committed =
       output_status.ok() ? outputs.Commit() : Result<std::vector<OutputSummary>>(std::vector<OutputSummary>{});
@@ -345,7 +366,7 @@ int RunValidateCommand(const ValidateArgs& args) {
     if (o.table_version >= 0) report->table_versions.push_back({RedactUri(o.path), o.kind, o.table_version});
   // Lineage goes to the store only (an object's costs a request to its store).
   const std::vector<InputLineage> lineage =
-      store && ticket ? DescribeInputs(report->inputs, report->input_rows) : std::vector<InputLineage>{};
+      store && ticket ? DescribeInputs(prepared->inputs, report->input_rows) : std::vector<InputLineage>{};
   if (store && ticket) {
     Status cached = UpdateSchemaCache(*store, prepared->rules.sha256, lineage, &*report);
     if (!cached.ok()) store_status = cached;
@@ -353,6 +374,7 @@ int RunValidateCommand(const ValidateArgs& args) {
   const std::string json = ReportToJson(*report);
   if (store && ticket) {
     FinishRunRequest finish = MakeFinishRequest(*report, json, lineage, *committed);
+    if (increment) finish.watermarks = NextWatermarks(*increment);
     Status finished = store->FinishRun(run_id, finish);
     if (!finished.ok()) {  // recorded as such, not left "running"
       store_status = finished;

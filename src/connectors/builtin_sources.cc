@@ -13,7 +13,7 @@ void RegisterBuiltinSources() {
   RegisterObjectStoreSources();  // s3://, gs://
   delta::RegisterDeltaSources();  // delta:PATH, folders holding _delta_log (s3://, gs:// too)
   // Databases: tables and queries in, dead letters and clean rows out (as tables).
-  const SourcePushdown sql_pushdown{.columns = true, .filter = true, .query = true};
+  const SourcePushdown sql_pushdown{.columns = true, .filter = true, .query = true, .increment = true};
   for (const auto& [scheme, example] :
        {std::pair{"sqlite", "sqlite:///path/file.db?table=name"},
         std::pair{"duckdb", "duckdb:///path/file.duckdb?table=name"},
@@ -22,6 +22,8 @@ void RegisterBuiltinSources() {
     SourceAdapter adapter{sql::OpenSqlSource, sql_pushdown, example};
     adapter.open_output = sql::OpenSqlTableOutput;
     adapter.output_format = InputFormat::kArrow;
+    adapter.watermark = sql::ReadSqlWatermark;
+    adapter.describe = sql::DescribeSqlTable;
     RegisterSource(scheme, std::move(adapter));
   }
 }

@@ -142,8 +142,9 @@ const char* InputFormatName(InputFormat f) {
 Result<std::unique_ptr<InputSource>> OpenInput(const std::string& input, const ReadOptions& options,
                                                int input_index) {
   if (!IsFileInput(input)) return OpenSource(input, options, input_index);
-  if (!options.where.empty() || !options.query.empty())
-    return Status::UsageError(input + ": a file cannot filter rows (where) or run a query; those need a "
+  if (!options.where.empty() || !options.query.empty() || !options.incremental_column.empty())
+    return Status::UsageError(input + ": a file cannot filter rows (where), run a query or be read incrementally "
+                              "(source.incremental); those need a "
                               "database source such as sqlite:///path.db?table=name");
   ASSIGN_OR_RETURN(const std::string path, FilePathOf(input));
   const bool is_stdin = path == "-";

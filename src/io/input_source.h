@@ -53,6 +53,16 @@ struct ReadOptions {
   std::string where;
   // Sources that run a query (--query): read its result instead of a table.
   std::string query;
+  // Sources that read increments (`source.incremental`, io/source_registry.h):
+  // the column whose values order the rows. With increment_bounded, only rows
+  // with increment_after < column <= increment_through are read (watermarks
+  // as SourceWatermark::value; an empty increment_after: no lower bound, and
+  // rows whose column is NULL are read too; an empty increment_through: no
+  // row is past increment_after). Not bounded: every row (no watermark known,
+  // as with --no-store). Files cannot read increments: a UsageError.
+  std::string incremental_column;
+  bool increment_bounded = false;
+  std::string increment_after, increment_through;
   // JSON: every top-level key becomes a column too, in the order keys first
   // appear in each batch (griffin profile, which has no rules to name them).
   // Batches may then differ in their columns.

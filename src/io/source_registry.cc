@@ -116,7 +116,21 @@ Result<std::unique_ptr<InputSource>> OpenSource(const std::string& uri, const Re
     return Status::UsageError(RedactUri(uri) + ": this source cannot filter rows (where)");
   if (!options.query.empty() && !adapter.pushdown.query)
     return Status::UsageError(RedactUri(uri) + ": this source cannot run a query");
+  if (!options.incremental_column.empty() && !adapter.pushdown.increment)
+    return Status::UsageError(RedactUri(uri) + ": this source cannot be read incrementally (source.incremental)");
   return adapter.open(uri, options, input_index);
+}
+
+Result<std::optional<SourceWatermark>> ReadSourceWatermark(const std::string& uri, const ReadOptions& options) {
+  const std::string shown = RedactUri(uri);
+  if (IsFileInput(uri))
+    return Status::UsageError(shown + ": a file cannot be read incrementally (source.incremental); that needs a "
+                              "database table or query such as sqlite:///path.db?table=name");
+  const SourceAdapter adapter = AdapterOf(uri);
+  if (!adapter.open) return UnknownScheme(uri);
+  if (!adapter.pushdown.increment || !adapter.watermark)
+    return Status::UsageError(shown + ": this source cannot be read incrementally (source.incremental)");
+  return adapter.watermark(uri, options);
 }
 
 Result<std::vector<std::string>> ExpandSource(const std::string& uri) {

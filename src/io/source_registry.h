@@ -21,7 +21,10 @@
 //            name) when that list is not empty; other sources read them all;
 //   filter   it applies ReadOptions::where (rows it does not match are not
 //            read at all, so they are not in the report);
-//   query    it reads the result of ReadOptions::query instead of a table.
+//   query    it reads the result of ReadOptions::query instead of a table;
+//   increment  it reads only the rows past a watermark of
+//            ReadOptions::incremental_column (ReadOptions, "increments"), and
+//            says through `watermark` how far the rows reach now.
 //
 // An adapter may also (each optional: an empty function means it does not):
 //   expand       say which inputs a URI stands for: a prefix of an object store
@@ -59,6 +62,16 @@ struct SourcePushdown {
   bool columns = false;
   bool filter = false;
   bool query = false;
+  bool increment = false;
+};
+
+// How far an incremental source's rows reach: the largest value of the
+// incremental column, as the source serializes it (`value`, opaque to front
+// ends, stored in the run store and handed back as ReadOptions::increment_after)
+// and as people read it (`text`).
+struct SourceWatermark {
+  std::string value;
+  std::string text;
 };
 
 using SourceOpener = std::function<Result<std::unique_ptr<InputSource>>(
@@ -68,11 +81,18 @@ using SourceOpener = std::function<Result<std::unique_ptr<InputSource>>(
 struct SourceIdentity {
   int64_t size = -1;      // bytes, -1 unknown
   int64_t mtime_ns = -1;  // last modified, -1 unknown
-  std::string etag;       // S3 ETag, GCS generation; empty when none
+  std::string etag;       // S3 ETag, GCS generation, a table's "schema:VERSION"; empty when none
+  // A database table: its columns and types from the catalogue, JSON
+  // [{"name": .., "type": ..}] (the schema cache's snapshot); empty otherwise.
+  std::string schema_json;
 };
 
 using SourceExpander = std::function<Result<std::vector<std::string>>(const std::string& uri)>;
 using SourceDescriber = std::function<Result<SourceIdentity>(const std::string& uri)>;
+// The watermark of the rows `options` would read past options.increment_after
+// (within its filter); nullopt when there are none.
+using SourceWatermarker = std::function<Result<std::optional<SourceWatermark>>(const std::string& uri,
+                                                                               const ReadOptions& options)>;
 using OutputOpener = std::function<Result<std::unique_ptr<OutputObject>>(const std::string& uri)>;
 
 struct SourceAdapter {
@@ -88,6 +108,8 @@ struct SourceAdapter {
   std::function<bool(std::string_view input)> claims = nullptr;
   // A table format's version of `input` that this process read (Delta), for the report.
   std::function<std::optional<int64_t>(const std::string& input)> version_read = nullptr;
+  // Sources with pushdown.increment: the current watermark.
+  SourceWatermarker watermark = nullptr;
 };
 
 // The scheme of a URI, lowercased, or nullopt for a path ("-", "x.csv",
@@ -118,6 +140,11 @@ Result<std::string> FilePathOf(const std::string& input);
 // ::query on a source that cannot apply them is a UsageError.
 Result<std::unique_ptr<InputSource>> OpenSource(const std::string& uri, const ReadOptions& options,
                                                 int input_index);
+
+// The watermark of `uri`'s rows past options.increment_after (see
+// SourceWatermarker). A path, or a source that cannot read increments, is a
+// UsageError naming it.
+Result<std::optional<SourceWatermark>> ReadSourceWatermark(const std::string& uri, const ReadOptions& options);
 
 // The inputs a URI of a registered scheme stands for (its adapter's expand,
 // else the URI itself). An unknown scheme is OpenSource's UsageError.

@@ -115,6 +115,40 @@ TEST(SourceRegistryTest, FilesRefuseWhereAndQuery) {
   EXPECT_NE(opened.status().message().find(file + ": a file cannot filter rows"), std::string::npos);
 }
 
+// source.incremental needs a source that reads increments: a file, or an
+// adapter without watermarks, is refused (never read whole in silence).
+TEST(SourceRegistryTest, IncrementsNeedASourceThatReadsThem) {
+  TempDir dir;
+  const std::string file = dir.Write("a.csv", "x\n1\n");
+  ReadOptions options;
+  options.incremental_column = "x";
+  auto opened = OpenInput(file, options, 0);
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.status().message().find("cannot filter rows (where), run a query or be read incrementally"),
+            std::string::npos);
+  auto watermark = ReadSourceWatermark(file, options);
+  ASSERT_FALSE(watermark.ok());
+  EXPECT_EQ(watermark.status().code(), StatusCode::kUsageError);
+  SourceAdapter plain;
+  plain.open = [&](const std::string&, const ReadOptions& o, int index) { return OpenInput(file, o, index); };
+  RegisterSource("noincrement", plain);
+  auto refused = OpenInput("noincrement://x", options, 0);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("noincrement://x: this source cannot be read incrementally"),
+            std::string::npos);
+  EXPECT_EQ(ReadSourceWatermark("noincrement://x", options).status().code(), StatusCode::kUsageError);
+  SourceAdapter marked = plain;
+  marked.pushdown.increment = true;
+  marked.watermark = [](const std::string&, const ReadOptions& o) -> Result<std::optional<SourceWatermark>> {
+    return SourceWatermark{"v:" + o.increment_after, "text"};
+  };
+  RegisterSource("withincrement", marked);
+  options.increment_after = "7";
+  auto read = ReadSourceWatermark("withincrement://x", options);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ((*read)->value, "v:7");
+}
+
 }  // namespace
 }  // namespace griffin
 

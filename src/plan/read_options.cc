@@ -15,6 +15,7 @@ ReadOptions ReadOptionsFromRules(const Plan& plan, int64_t batch_rows) {
   options.batch_rows = batch_rows;
   options.json_columns = plan.ReferencedColumns();
   options.where = source.where;
+  options.incremental_column = source.incremental_column;
   return options;
 }
 

@@ -120,6 +120,7 @@ std::string ReportToJson(const Report& report) {
     if (!c.detail_key.empty()) { out += ", "; Key(c.detail_key.c_str(), &out); out += c.detail_json; }
     if (!c.ran_in.empty()) { out += ", "; Key("ran_in", &out); AppendJsonString(c.ran_in, &out); }
     if (!c.ran_in_reason.empty()) { out += ", "; Key("ran_in_reason", &out); AppendJsonString(c.ran_in_reason, &out); }
+    if (!c.scope.empty()) { out += ", "; Key("scope", &out); AppendJsonString(c.scope, &out); }
     out += "}";
   }
   out += report.checks.empty() ? "]" : "\n  ]";
@@ -166,6 +167,15 @@ std::string ReportToJson(const Report& report) {
       out += "}";
     }
     out += "]";
+  }
+  if (report.increment) {
+    const IncrementReport& inc = *report.increment;
+    out += ",\n  "; Key("increment", &out); out += "{";
+    Key("column", &out); AppendJsonString(inc.column, &out);
+    out += ", "; Key("after", &out); AppendOptionalString(inc.after, &out);
+    out += ", "; Key("through", &out); AppendOptionalString(inc.through, &out);
+    out += ", "; Key("scope", &out); AppendJsonString(inc.scope, &out);
+    out += "}";
   }
   out += "\n}\n";
   return out;

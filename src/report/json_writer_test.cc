@@ -92,5 +92,28 @@ TEST(JsonWriterTest, TableVersionsOnlyWhenATableWasReadOrWritten) {
   EXPECT_GT(json.find("table_versions"), json.find("elapsed_s"));  // additive: after the contract's fields
 }
 
+// An incremental run's report says what it read, and each table check its
+// scope; other runs have neither key (additive fields).
+TEST(JsonWriterTest, IncrementAndScopeOnlyForIncrementalRuns) {
+  Report report;
+  CheckReport table;
+  table.name = "table.row_count";
+  table.check = "row_count";
+  table.severity = "error";
+  table.is_table = true;
+  table.observed = JsonScalar::Integer(3);
+  report.checks.push_back(table);
+  EXPECT_EQ(ReportToJson(report).find("scope"), std::string::npos);
+  EXPECT_EQ(ReportToJson(report).find("increment"), std::string::npos);
+  report.checks[0].scope = "increment";
+  report.increment = IncrementReport{"updated_at", "2024-01-01", std::nullopt, "increment"};
+  const std::string json = ReportToJson(report);
+  EXPECT_NE(json.find("\"observed\": 3, \"passed\": true, \"scope\": \"increment\"}"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"increment\": {\"column\": \"updated_at\", \"after\": \"2024-01-01\", \"through\": null, "
+                      "\"scope\": \"increment\"}"),
+            std::string::npos)
+      << json;
+}
+
 }  // namespace
 }  // namespace griffin

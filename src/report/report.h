@@ -61,6 +61,19 @@ struct CheckReport {
   // columns), and why.
   std::string ran_in;
   std::string ran_in_reason;
+  // Table checks of an incremental run (source.incremental): "increment" (the
+  // rows past the last run's watermark) or "table" (every row: the first run,
+  // or no run store). Empty, and not written, otherwise.
+  std::string scope;
+};
+
+// What an incremental run read: `column` past `after` (the last recorded
+// run's watermark; none: the whole table) through `through` (the largest
+// value read; none: no row had one). In the JSON report as "increment".
+struct IncrementReport {
+  std::string column;
+  std::optional<std::string> after, through;
+  std::string scope;          // "increment" | "table"
 };
 
 struct ViolationReport {
@@ -137,6 +150,7 @@ struct Report {
   std::vector<std::string> schema_changes;
   // In the JSON report as "spill", only when the run spilled.
   std::optional<SpillSummary> spill;
+  std::optional<IncrementReport> increment;
   // Not in the reports: when schema_errors is not empty, how many rows were
   // merged (and handed to a row consumer with their per-check verdicts, some
   // as clean) before the first schema error was known: 0 when it was known

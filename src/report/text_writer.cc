@@ -69,6 +69,11 @@ std::string ReportToText(const Report& report, bool color) {
     for (const std::string& check : report.spill->checks) out += " " + check;
     out += "\n";
   }
+  if (const auto& inc = report.increment) {
+    out += "increment: " + inc->column + (inc->after ? " > " + *inc->after : std::string(" (every row)")) +
+           (inc->through ? " through " + *inc->through : std::string(", no row has a value")) +
+           "; table checks cover " + (inc->scope == "increment" ? "the increment" : "the whole table") + "\n";
+  }
   for (const SchemaError& error : report.schema_errors)
     out += std::string(red) + "schema: " + reset + error.column + ": " + error.message + "\n";
 

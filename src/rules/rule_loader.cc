@@ -62,6 +62,19 @@ Status LoadMalformed(const YamlContext& ctx, const Field& field, double* mostly)
   return Status::OK();
 }
 
+// `incremental: {column: updated_at}`: the column whose values order the rows.
+Status LoadIncremental(const YamlContext& ctx, const Field& field, std::string* column) {
+  ASSIGN_OR_RETURN(std::vector<Field> entries,
+                   rules_internal::MapFields(ctx, field, "a map like {column: updated_at}"));
+  for (const Field& entry : entries) {
+    if (entry.key != "column") return rules_internal::UnknownKey(ctx, entry, {"column"});
+    ASSIGN_OR_RETURN(*column, rules_internal::ReadString(ctx, entry));
+    if (column->empty()) return ctx.Error(entry, "expected a column name, got empty text");
+  }
+  if (column->empty()) return ctx.Error(field, "expected {column: NAME}");
+  return Status::OK();
+}
+
 Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* source) {
   if (field.node.IsNull()) return Status::OK();
   ASSIGN_OR_RETURN(std::vector<Field> entries, rules_internal::MapFields(ctx, field));
@@ -100,9 +113,11 @@ Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* sou
       ASSIGN_OR_RETURN(source->mode, rules_internal::ReadString(ctx, entry));
       if (source->mode != "scan" && source->mode != "pushdown")
         return ctx.Error(entry, "expected scan or pushdown, got '" + source->mode + "'");
+    } else if (entry.key == "incremental") {
+      RETURN_IF_ERROR(LoadIncremental(ctx, entry, &source->incremental_column));
     } else {
       return rules_internal::UnknownKey(ctx, entry, {"format", "delimiter", "header", "null_values", "quote",
-                                                     "malformed", "where", "mode"});
+                                                     "malformed", "where", "mode", "incremental"});
     }
   }
   return Status::OK();

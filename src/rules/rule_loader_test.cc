@@ -213,7 +213,18 @@ TEST(Source, Errors) {
   EXPECT_EQ(BodyError("source:\n  quote: ''\n"), "r.yaml:4: source.quote: expected one character, found ''");
   EXPECT_EQ(BodyError("source:\n  encoding: utf8\n"),
             "r.yaml:4: source.encoding: unknown key (expected one of: format, delimiter, header, "
-            "null_values, quote, malformed, where, mode)");
+            "null_values, quote, malformed, where, mode, incremental)");
+}
+
+TEST(Source, Incremental) {
+  EXPECT_EQ(LoadBody("source: {incremental: {column: updated_at}}\n")->source.incremental_column, "updated_at");
+  EXPECT_EQ(LoadBody("source: {format: csv}\n")->source.incremental_column, "");
+  EXPECT_EQ(BodyError("source: {incremental: {column: ''}}\n"),
+            "r.yaml:3: source.incremental.column: expected a column name, got empty text");
+  EXPECT_EQ(BodyError("source: {incremental: {col: x}}\n"),
+            "r.yaml:3: source.incremental.col: unknown key (expected one of: column)");
+  EXPECT_NE(BodyError("source: {incremental: {}}\n").find("source.incremental: expected {column: NAME}"),
+            std::string::npos);
 }
 
 // rules-v1, amended 2026-12-03: `source.malformed.mostly` is the pass rate the

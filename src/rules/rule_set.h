@@ -161,6 +161,10 @@ struct SourceOptions {
   // `mode:` (Griffin's extension) for database sources: "scan" or "pushdown"
   // (docs/sql.md); empty: scan, unless --mode says otherwise.
   std::string mode;
+  // `incremental: {column: ..}` (Griffin's extension): a database source reads
+  // only the rows whose column is past the last recorded run's watermark
+  // (docs/sources.md, "Incremental runs"); empty: every run reads every row.
+  std::string incremental_column;
 };
 
 // Names the report gives to checks of its own: `malformed` (unreadable text

@@ -205,6 +205,7 @@ struct HttpService::Impl {
     if (!caller) return;
     ServiceResult<std::shared_ptr<const Dataset>> dataset = core.DatasetFor(*caller, req.matches[1]);
     if (!dataset.ok()) return Refuse(res, dataset.denial(), true);
+    if (req.has_param("source")) return ValidateSource(req, res, reader, *caller, *dataset.value());
     std::optional<BodyFormat> format = BodyFormatOf(req.get_header_value("Content-Type"));
     if (!format) {
       return Refuse(res, {Refusal::kUnsupportedMediaType, "Content-Type '" + req.get_header_value("Content-Type") +
@@ -229,6 +230,30 @@ struct HttpService::Impl {
     std::string body;
     if (!ReadBody(req, reader, res, &body)) return;
     ServiceResult<ValidationOutcome> outcome = core.Validate(*caller, *dataset.value(), body, *format, options);
+    if (!outcome.ok()) return Refuse(res, outcome.denial());
+    Json(res, 200, outcome->json);
+  }
+
+  // POST /v1/datasets/{dataset}/validate?source=true: the dataset's configured
+  // source (a database table), read by the service; the body must be empty.
+  void ValidateSource(const Request& req, Response& res, const httplib::ContentReader& reader, const Caller& caller,
+                      const Dataset& dataset) {
+    ServiceCore::ValidateOptions options;
+    if (auto bad = CheckParams(req, {"max_violations", "store", "source"})) return Refuse(res, *bad, true);
+    if (req.get_param_value("source") != "true")
+      return Refuse(res, {Refusal::kBadRequest, "source: expected true (or leave it out to send the rows)"}, true);
+    if (auto bad = ReadCount(req, "max_violations", 0, 1000000, &options.max_violations)) return Refuse(res, *bad, true);
+    if (req.has_param("store")) {
+      const std::string store = req.get_param_value("store");
+      if (store != "true" && store != "false") return Refuse(res, {Refusal::kBadRequest, "store: expected true or false"}, true);
+      options.store = store == "true";
+      options.await_record = options.store;
+    }
+    std::string body;
+    if (!ReadBody(req, reader, res, &body)) return;
+    if (!body.empty())
+      return Refuse(res, {Refusal::kBadRequest, "source=true reads the dataset's source: send no body"});
+    ServiceResult<ValidationOutcome> outcome = core.ValidateSource(caller, dataset, options);
     if (!outcome.ok()) return Refuse(res, outcome.denial());
     Json(res, 200, outcome->json);
   }

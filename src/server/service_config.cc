@@ -2,12 +2,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
 
 #include "rules/alert_loader.h"
+#include "io/source_registry.h"
 #include "rules/yaml_helpers.h"
 #include "server/file_text.h"
 #include "util/value_parse.h"
@@ -154,7 +156,7 @@ Result<ServiceConfig> ReadDocument(const YamlContext& ctx, const YAML::Node& roo
   ServiceConfig config;
   if (root.IsNull()) return config;
   ASSIGN_OR_RETURN(std::vector<Field> entries,
-                   rules_internal::MapFields(ctx, rules_internal::RootField(root), "a map with keys, limits, tls, store"));
+                   rules_internal::MapFields(ctx, rules_internal::RootField(root), "a map with keys, limits, tls, store, sources"));
   for (const Field& entry : entries) {
     if (entry.key == "keys") {
       ASSIGN_OR_RETURN(std::vector<Field> items, rules_internal::ListItems(ctx, entry, "a list of keys"));
@@ -180,8 +182,19 @@ Result<ServiceConfig> ReadDocument(const YamlContext& ctx, const YAML::Node& roo
       }
     } else if (entry.key == "alerts") {
       ASSIGN_OR_RETURN(config.alerts, rules_internal::LoadAlertTargets(ctx, entry));
+    } else if (entry.key == "sources") {
+      ASSIGN_OR_RETURN(std::vector<Field> sources, rules_internal::MapFields(ctx, entry, "a map of dataset: URI"));
+      for (const Field& source : sources) {
+        ASSIGN_OR_RETURN(std::string uri, rules_internal::ReadString(ctx, source));
+        const std::optional<std::string> scheme = UriScheme(uri);
+        const std::vector<std::string> known = RegisteredSourceSchemes();
+        if (!scheme || *scheme == "file" || std::find(known.begin(), known.end(), *scheme) == known.end())
+          return ctx.Error(source, "expected a source URI such as postgresql://user@host/db?table=name, got '" +
+                                       RedactUri(uri) + "'");
+        config.sources[source.key] = uri;
+      }
     } else {
-      return rules_internal::UnknownKey(ctx, entry, {"keys", "limits", "tls", "store", "alerts"});
+      return rules_internal::UnknownKey(ctx, entry, {"keys", "limits", "tls", "store", "alerts", "sources"});
     }
   }
   return config;

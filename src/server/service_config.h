@@ -10,6 +10,7 @@
 //            http_threads: 32, rate: {per_second: 200, burst: 400}, ...}
 //   tls: {cert: server.crt, key: server.key}   # paths relative to this file
 //   store: {metrics_sample: 0.01}
+//   sources: {orders: "postgresql://svc@db/shop?table=sales.orders"}  # datasets read from a database
 //
 // Errors are one line naming the file, line and key ("serve.yaml:4:
 // keys[0].sha256: expected 64 hex digits").
@@ -17,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +64,9 @@ struct ServiceConfig {
   std::string tls_cert, tls_key;       // both set, or both empty (plain HTTP and gRPC)
   double metrics_sample = 0.01;        // fraction of POST /metrics with records recorded as runs
   std::vector<AlertTarget> alerts;     // `alerts:` (docs/alerts.md): for every validation run
+  // Datasets the service reads itself on request (POST .../validate?source=true):
+  // dataset name -> a source URI of a registered adapter (a database table).
+  std::map<std::string, std::string> sources;
 };
 
 // Reads a config file; relative TLS paths are taken from the file's folder.

@@ -55,6 +55,14 @@ TEST(ServiceConfigTest, ReadsKeysLimitsTlsAndStore) {
   EXPECT_EQ(empty->limits.max_concurrent, 32);
 }
 
+// A dataset may name a source the service reads itself (docs/service.md).
+TEST(ServiceConfigTest, SourcesNameDatasetsReadFromADatabase) {
+  auto config = ParseServiceConfig("sources:\n  orders: 'sqlite:///d/app.db?table=orders'\n", "serve.yaml", "");
+  ASSERT_TRUE(config.ok()) << config.status().message();
+  ASSERT_EQ(config->sources.size(), 1u);
+  EXPECT_EQ(config->sources.at("orders"), "sqlite:///d/app.db?table=orders");
+}
+
 TEST(ServiceConfigTest, ErrorsNameTheLineAndKey) {
   EXPECT_EQ(ErrorOf("keys:\n  - {id: a, sha256: abc}\n"),
             "serve.yaml:2: keys[0].sha256: expected 64 hex digits (the sha256 of the token: sha256sum, not the token)");
@@ -71,7 +79,14 @@ TEST(ServiceConfigTest, ErrorsNameTheLineAndKey) {
   EXPECT_EQ(ErrorOf("tls: {cert: a.crt}\n"), "serve.yaml:1: tls: needs both cert and key");
   EXPECT_EQ(ErrorOf("store: {metrics_sample: 2}\n"),
             "serve.yaml:1: store.metrics_sample: must be between 0 and 1, found 2");
-  EXPECT_EQ(ErrorOf("users: []\n"), "serve.yaml:1: users: unknown key (expected one of: keys, limits, tls, store, alerts)");
+  EXPECT_EQ(ErrorOf("users: []\n"),
+            "serve.yaml:1: users: unknown key (expected one of: keys, limits, tls, store, alerts, sources)");
+  EXPECT_EQ(ErrorOf("sources: {orders: orders.csv}\n"),
+            "serve.yaml:1: sources.orders: expected a source URI such as postgresql://user@host/db?table=name, got "
+            "'orders.csv'");
+  EXPECT_EQ(ErrorOf("sources: {orders: 'nosuch://u:pw@h/x'}\n"),
+            "serve.yaml:1: sources.orders: expected a source URI such as postgresql://user@host/db?table=name, got "
+            "'nosuch://u:***@h/x'");
   EXPECT_EQ(ErrorOf("keys: [\n").rfind("serve.yaml:", 0), 0u);
   auto missing = LoadServiceConfig("/nonexistent/serve.yaml");
   ASSERT_FALSE(missing.ok());

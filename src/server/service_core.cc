@@ -246,6 +246,34 @@ ServiceResult<ValidationOutcome> ServiceCore::Validate(const Caller& caller, con
   return Finish(caller, dataset, std::move(result->report), static_cast<int64_t>(body.size()), options);
 }
 
+ServiceResult<ValidationOutcome> ServiceCore::ValidateSource(const Caller& caller, const Dataset& dataset,
+                                                             const ValidateOptions& options) {
+  const auto source = options_.config.sources.find(dataset.name);
+  if (source == options_.config.sources.end())
+    return Denial{Refusal::kBadRequest, "source=true: dataset '" + dataset.name +
+                                            "' names no source (sources: in the service's config)"};
+  if (!dataset.rules().source.incremental_column.empty())
+    return Denial{Refusal::kBadRequest, "source=true: dataset '" + dataset.name +
+                                            "' reads increments (source.incremental), which only griffin validate "
+                                            "does; the service validates whole tables"};
+  auto timed_out = std::make_shared<std::atomic<bool>>(false);
+  const ValidationOptions engine =
+      EngineOptions(options.max_violations, DeadlineIn(options_.config.limits.request_timeout_s), timed_out);
+  Result<ValidationResult> result = ValidatorFor(dataset)->ValidatePaths({source->second}, engine);
+  if (timed_out->load()) {
+    return Denial{Refusal::kUnavailable, "validation ran past the request timeout of " +
+                                             FormatDouble(options_.config.limits.request_timeout_s) + " s", 1.0};
+  }
+  if (!result.ok()) {
+    // The source is the service's, not the caller's: a failure to read it is not a bad request.
+    if (result.status().code() == StatusCode::kInputError)
+      return Denial{Refusal::kUnavailable, result.status().message(), 1.0, "source_failed"};
+    return FromStatus(result.status());
+  }
+  const int64_t input_bytes = result->report.input_bytes;
+  return Finish(caller, dataset, std::move(result->report), input_bytes, options);
+}
+
 ServiceResult<std::string> ServiceCore::ScoreMetrics(const Caller& caller, std::string_view body) {
   Result<MetricsRequest> parsed = ParseMetricsRequest(body);
   if (!parsed.ok()) return FromStatus(parsed.status());

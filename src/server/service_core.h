@@ -81,6 +81,14 @@ class ServiceCore {
   // rules (schema errors), kUnavailable when it ran past request_timeout_s.
   ServiceResult<ValidationOutcome> Validate(const Caller& caller, const Dataset& dataset, std::string_view body,
                                             BodyFormat format, const ValidateOptions& options);
+  // Reads and validates the source the config names for the dataset
+  // (`sources:`), as `griffin validate URI` would (the whole table). 400 when
+  // it names none, or the rules read increments (source.incremental: only
+  // griffin validate keeps watermarks); 503 (code source_failed) when the
+  // source cannot be read (refused connection, credentials, missing table),
+  // with the URI's password as ***; 422 for schema errors.
+  ServiceResult<ValidationOutcome> ValidateSource(const Caller& caller, const Dataset& dataset,
+                                                  const ValidateOptions& options);
   // Finishes a validation run elsewhere (Flight): the schema-error check,
   // counting, the batch-score memory and the record, as Validate does.
   ServiceResult<ValidationOutcome> Finish(const Caller& caller, const Dataset& dataset, Report report,

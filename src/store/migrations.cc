@@ -223,6 +223,26 @@ const std::vector<Migration>& AllMigrations() {
            "CREATE INDEX alert_deliveries_by_key ON alert_deliveries (dedup_key, finished_at)",
            "CREATE INDEX alert_deliveries_by_run ON alert_deliveries (run_id)",
        }},
+      {10,
+       {
+           // Incremental runs (source.incremental): how far the rows of a
+           // dataset's source reach, as the last recorded run read them. The
+           // value is the source's serialized watermark (for SQL sources the
+           // base64 of one Arrow value), value_text how people read it; set in
+           // the transaction that records the run, so it advances only then.
+           "CREATE TABLE watermarks ("
+           " dataset TEXT NOT NULL,"
+           " source TEXT NOT NULL,"
+           " column_name TEXT NOT NULL,"
+           " value TEXT NOT NULL,"
+           " value_text TEXT NOT NULL,"
+           " run_id TEXT NOT NULL REFERENCES runs (run_id),"
+           " PRIMARY KEY (dataset, source, column_name))",
+           // A database table's schema snapshot is keyed by its schema version
+           // (a hash of its catalogue rows); '' for files, which are keyed by
+           // size and mtime.
+           "ALTER TABLE schema_cache ADD COLUMN schema_version TEXT NOT NULL DEFAULT ''",
+       }},
   };
   return migrations;
 }

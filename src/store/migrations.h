@@ -17,7 +17,7 @@
 namespace griffin {
 
 // The newest migration this build knows.
-inline constexpr int kLatestMigration = 9;
+inline constexpr int kLatestMigration = 10;
 
 // Applies migrations (current, up_to] in one write transaction. Concurrent
 // callers on one store are serialized (SQLite: BEGIN IMMEDIATE; PostgreSQL:

@@ -22,11 +22,11 @@ TEST_P(MigrationTest, FreshStoreIsAtTheLatestMigration) {
   EXPECT_EQ(*empty, 0);
   ASSERT_TRUE(Migrate(**conn).ok());
   EXPECT_EQ(*CurrentMigration(**conn), kLatestMigration);
-  EXPECT_EQ(kLatestMigration, 9);
+  EXPECT_EQ(kLatestMigration, 10);
   ASSERT_TRUE(Migrate(**conn).ok());  // idempotent
   auto applied = Rows("SELECT number FROM schema_migrations ORDER BY number");
-  ASSERT_EQ(applied.size(), 9u);
-  for (int i = 0; i < 9; ++i) EXPECT_EQ(applied[i][0], std::to_string(i + 1));
+  ASSERT_EQ(applied.size(), 10u);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(applied[i][0], std::to_string(i + 1));
 }
 
 TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
@@ -83,7 +83,7 @@ TEST_P(MigrationTest, OldStoreUpgradesItselfAndKeepsItsRows) {
   {
     auto conn = scratch_.Connect();
     ASSERT_TRUE(conn.ok());
-    EXPECT_EQ(*CurrentMigration(**conn), 9);
+    EXPECT_EQ(*CurrentMigration(**conn), 10);
   }
   auto history = (*store)->History("orders", 10);
   ASSERT_TRUE(history.ok()) << history.status().message();

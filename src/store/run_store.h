@@ -31,8 +31,11 @@ struct InputLineage {
   std::string path;
   int64_t size = -1;          // bytes, -1 unknown (stdin)
   int64_t mtime_ns = -1;      // modification time, -1 unknown
-  std::string etag;           // object stores: the ETag or generation; empty otherwise
+  std::string etag;           // object stores: the ETag or generation; tables: "schema:VERSION"; empty otherwise
   int64_t rows = 0;
+  // Not stored with the run: a table's catalogue schema (SourceIdentity::
+  // schema_json), which the schema cache keeps under the version in `etag`.
+  std::string schema_json;
 };
 
 struct OutputLineage {
@@ -79,6 +82,15 @@ struct RunTicket {
   int64_t version = 0;           // per-dataset sequence number (for --tag-version)
 };
 
+// How far an incremental source's rows reach (source.incremental), as the
+// last recorded run of the dataset read them.
+struct WatermarkRecord {
+  std::string source;          // the input, as reports show it (no password)
+  std::string column;          // the incremental column
+  std::string value;           // the source's serialized watermark (SourceWatermark::value)
+  std::string text;            // for people
+};
+
 struct FinishRunRequest {
   std::string ended_at;
   int64_t rows = 0, bad_rows = 0, malformed_rows = 0;
@@ -91,6 +103,9 @@ struct FinishRunRequest {
   std::vector<OutputLineage> outputs;
   // The drift-checked columns' profile (TableProfile::Serialize); empty: none kept.
   std::string profile_state;
+  // Incremental sources: where the next run starts (replaces the dataset's
+  // watermark of the same source and column, with the run's record).
+  std::vector<WatermarkRecord> watermarks;
 };
 
 struct RunSummary {
@@ -129,10 +144,13 @@ struct RunIdMatches {
 };
 
 // The schema found on an input, cached per (path, size, mtime) and rules sha256.
+// A database table has no size or mtime: its key is its schema version (a hash
+// of its catalogue rows), with size and mtime 0.
 struct SchemaCacheKey {
   std::string path;
   int64_t size = -1, mtime_ns = -1;
   std::string rules_sha256;
+  std::string version;         // '' for files
 };
 
 class RunStore {
@@ -183,6 +201,10 @@ class RunStore {
   virtual Result<int64_t> RecordRuleVersion(const std::string& dataset, const std::string& sha256,
                                    const std::string& text, const std::string& path,
                                    const std::string& first_seen) = 0;
+  // The watermark the last recorded run of `dataset` left for `source` and
+  // `column`; nullopt before the first.
+  virtual Result<std::optional<WatermarkRecord>> Watermark(const std::string& dataset, const std::string& source,
+                                                           const std::string& column) = 0;
   // Drops the schema cache entries of every rule version of `dataset` (its
   // rules changed: earlier snapshots must not be compared against).
   virtual Status DropSchemaCache(const std::string& dataset) = 0;

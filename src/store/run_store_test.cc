@@ -369,6 +369,55 @@ TEST_P(RunStoreTest, PreviousSchemaIgnoresSizeAndMtimeButNotRules) {
   EXPECT_EQ(Str(*store->PreviousSchema("data/orders.csv", "sha-a")), "[2]");
 }
 
+// A table's schema snapshot is keyed by its schema version: another version
+// misses, and caching it replaces the entry (PreviousSchema finds it).
+TEST_P(RunStoreTest, SchemaCacheOfATableIsKeyedByItsVersion) {
+  auto store = OpenOrDie();
+  ASSERT_NE(store, nullptr);
+  const std::string table = "sqlite:///d.db?table=t";
+  ASSERT_TRUE(store->CacheSchema({table, 0, 0, "sha-a", "v1"}, "[1]").ok());
+  EXPECT_EQ(Str(*store->CachedSchema({table, 0, 0, "sha-a", "v1"})), "[1]");
+  EXPECT_EQ(*store->CachedSchema({table, 0, 0, "sha-a", "v2"}), std::nullopt);
+  ASSERT_TRUE(store->CacheSchema({table, 0, 0, "sha-a", "v2"}, "[2]").ok());
+  EXPECT_EQ(*store->CachedSchema({table, 0, 0, "sha-a", "v1"}), std::nullopt);
+  EXPECT_EQ(Str(*store->PreviousSchema(table, "sha-a")), "[2]");
+  EXPECT_EQ(Rows("SELECT COUNT(*) FROM schema_cache")[0][0], "1");
+}
+
+// Watermarks (source.incremental) are written with the run's record, in its
+// transaction: none before, the last recorded run's after, none from a run
+// whose record failed.
+TEST_P(RunStoreTest, WatermarksAdvanceOnlyWithARecordedRun) {
+  auto store = OpenOrDie();
+  ASSERT_NE(store, nullptr);
+  const std::string source = "postgresql://u:***@h/db?table=t";
+  EXPECT_FALSE(store->Watermark("orders", source, "updated_at")->has_value());
+  ASSERT_TRUE(store->BeginRun(MakeBegin("orders", "w1")).ok());
+  FinishRunRequest finish = MakeFinish("w1", 0);
+  finish.watermarks.push_back({source, "updated_at", "AAA=", "2024-01-01"});
+  ASSERT_TRUE(store->FinishRun("w1", finish).ok());
+  auto first = store->Watermark("orders", source, "updated_at");
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_TRUE(first->has_value());
+  EXPECT_EQ((*first)->value, "AAA=");
+  EXPECT_EQ((*first)->text, "2024-01-01");
+  EXPECT_FALSE(store->Watermark("users", source, "updated_at")->has_value());
+  EXPECT_FALSE(store->Watermark("orders", source, "id")->has_value());
+  // A run whose record fails (a duplicate check position) moves nothing.
+  ASSERT_TRUE(store->BeginRun(MakeBegin("orders", "w2")).ok());
+  FinishRunRequest failing = MakeFinish("w2", 0);
+  failing.watermarks.push_back({source, "updated_at", "BBB=", "2024-02-01"});
+  failing.checks[2].position = 0;
+  EXPECT_FALSE(store->FinishRun("w2", failing).ok());
+  EXPECT_EQ((*store->Watermark("orders", source, "updated_at"))->value, "AAA=");
+  ASSERT_TRUE(store->BeginRun(MakeBegin("orders", "w3")).ok());
+  FinishRunRequest next = MakeFinish("w3", 1);
+  next.watermarks.push_back({source, "updated_at", "CCC=", "2024-03-01"});
+  ASSERT_TRUE(store->FinishRun("w3", next).ok());
+  EXPECT_EQ((*store->Watermark("orders", source, "updated_at"))->text, "2024-03-01");
+  EXPECT_EQ(Rows("SELECT run_id FROM watermarks")[0][0], "w3");
+}
+
 TEST_P(RunStoreTest, NextBeginAbortsRunsOfTheDatasetRunningOver24Hours) {
   auto store = OpenOrDie();
   ASSERT_NE(store, nullptr);

@@ -180,6 +180,14 @@ Status SqlRunStore::WriteChildRows(const std::string& run_id, const FinishRunReq
                          {Text(run_id), Int(static_cast<int64_t>(i)), Text(in.path),
                           Int(in.size), Int(in.mtime_ns), Text(in.etag), Int(in.rows)}));
   }
+  for (const WatermarkRecord& w : r.watermarks) {
+    RETURN_IF_ERROR(Exec(*conn_,
+                         "INSERT INTO watermarks (dataset, source, column_name, value, value_text, run_id)"
+                         " SELECT dataset, $2, $3, $4, $5, run_id FROM runs WHERE run_id = $1"
+                         " ON CONFLICT (dataset, source, column_name) DO UPDATE SET value = excluded.value,"
+                         " value_text = excluded.value_text, run_id = excluded.run_id",
+                         {Text(run_id), Text(w.source), Text(w.column), Text(w.value), Text(w.text)}));
+  }
   for (size_t i = 0; i < r.outputs.size(); ++i) {
     const OutputLineage& out = r.outputs[i];
     RETURN_IF_ERROR(Exec(*conn_,
@@ -375,12 +383,23 @@ Result<std::vector<RuleVersionRecord>> SqlRunStore::RuleVersions(const std::stri
   return versions;
 }
 
+Result<std::optional<WatermarkRecord>> SqlRunStore::Watermark(const std::string& dataset, const std::string& source,
+                                                              const std::string& column) {
+  ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT value, value_text FROM watermarks WHERE dataset = $1"
+                                           " AND source = $2 AND column_name = $3",
+                                           {Text(dataset), Text(source), Text(column)}));
+  if (rows.empty()) return std::optional<WatermarkRecord>();
+  return std::optional<WatermarkRecord>(
+      WatermarkRecord{source, column, rows[0][0].value_or(""), rows[0][1].value_or("")});
+}
+
 Result<std::optional<std::string>> SqlRunStore::CachedSchema(const SchemaCacheKey& key) {
   ASSIGN_OR_RETURN(auto rows,
                    conn_->Query("SELECT schema_json FROM schema_cache WHERE path = $1"
-                                " AND size_bytes = $2 AND mtime_ns = $3 AND rules_sha256 = $4",
+                                " AND size_bytes = $2 AND mtime_ns = $3 AND rules_sha256 = $4"
+                                " AND schema_version = $5",
                                 {Text(key.path), Int(key.size), Int(key.mtime_ns),
-                                 Text(key.rules_sha256)}));
+                                 Text(key.rules_sha256), Text(key.version)}));
   if (rows.empty()) return std::optional<std::string>();
   return rows[0][0];
 }
@@ -405,11 +424,12 @@ Status SqlRunStore::CacheSchema(const SchemaCacheKey& key, const std::string& sc
                           Text(key.rules_sha256)}));
     return Exec(*conn_,
                 "INSERT INTO schema_cache (path, size_bytes, mtime_ns, rules_sha256, schema_json,"
-                " cached_at) VALUES ($1, $2, $3, $4, $5, $6)"
+                " cached_at, schema_version) VALUES ($1, $2, $3, $4, $5, $6, $7)"
                 " ON CONFLICT (path, size_bytes, mtime_ns, rules_sha256) DO UPDATE"
-                " SET schema_json = excluded.schema_json, cached_at = excluded.cached_at",
+                " SET schema_json = excluded.schema_json, cached_at = excluded.cached_at,"
+                " schema_version = excluded.schema_version",
                 {Text(key.path), Int(key.size), Int(key.mtime_ns), Text(key.rules_sha256),
-                 Text(schema_json), Text(UtcNowIso8601())});
+                 Text(schema_json), Text(UtcNowIso8601()), Text(key.version)});
   });
 }
 

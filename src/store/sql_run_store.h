@@ -44,6 +44,8 @@ class SqlRunStore : public RunStore {
                                                    const std::string& rules_sha256) override;
   Result<int64_t> RecordRuleVersion(const std::string& dataset, const std::string& sha256, const std::string& text,
                                     const std::string& path, const std::string& first_seen) override;
+  Result<std::optional<WatermarkRecord>> Watermark(const std::string& dataset, const std::string& source,
+                                                   const std::string& column) override;
   Status DropSchemaCache(const std::string& dataset) override;
   std::string Describe() const override { return conn_->Describe(); }
 

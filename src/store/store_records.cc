@@ -39,13 +39,14 @@ std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, 
   std::vector<InputLineage> inputs;
   for (size_t i = 0; i < paths.size(); ++i) {
     InputLineage input;
-    input.path = paths[i];
+    input.path = RedactUri(paths[i]);  // described with its credentials, recorded without
     struct stat info {};
     if (!IsFileInput(paths[i])) {  // a URI: what its adapter says identifies it
       if (std::optional<SourceIdentity> identity = DescribeSource(paths[i])) {
         input.size = identity->size;
         input.mtime_ns = identity->mtime_ns;
         input.etag = identity->etag;
+        input.schema_json = identity->schema_json;
       }
     } else if (paths[i] != "-" && ::stat(paths[i].c_str(), &info) == 0) {
       input.size = info.st_size;

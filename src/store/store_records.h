@@ -18,7 +18,9 @@ std::string IsoNow();
 // A fresh run id: a random UUID (version 4). Thread-safe.
 std::string NewRunId();
 
-// Inputs with their size and mtime (from stat; -1 for "-"), rows from the report.
+// Inputs with their size and mtime (from stat; -1 for "-"), or what their
+// adapter says identifies them (a URI, described with its credentials and
+// recorded as RedactUri shows it), rows from the report.
 std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, const std::vector<int64_t>& rows);
 
 FinishRunRequest MakeFinishRequest(const Report& report, const std::string& report_json,

@@ -10,7 +10,9 @@
 #include <arrow/record_batch.h>
 
 #include "connectors/sql/adbc_driver.h"
+#include "connectors/sql/sql_catalogue.h"
 #include "connectors/sql/sql_connect.h"
+#include "connectors/sql/sql_increment.h"
 #include "connectors/sql/sql_uri.h"
 #include "io/arrow_source.h"
 
@@ -187,28 +189,62 @@ std::string SelectList(const std::vector<std::string>& columns, const ReadOption
   return list.empty() ? "*" : list;
 }
 
+// What a URI and the options read: the target, and the FROM of every query
+// (a quoted table name, or the query as a subquery).
+struct SqlRead {
+  SqlTarget target;
+  std::string from;
+};
+
+Result<SqlRead> ResolveRead(const std::string& uri, const ReadOptions& options) {
+  ASSIGN_OR_RETURN(SqlTarget target, ParseSqlUri(uri));
+  if (target.table.empty() == options.query.empty())
+    return Status::UsageError(target.display +
+                              ": name what to read with table= in the URI or with --query, one of them");
+  std::string from = options.query.empty() ? QuotedTableName(target) : "(" + options.query + ") AS griffin_query";
+  return SqlRead{std::move(target), std::move(from)};
+}
+
 }  // namespace
+
+Result<SourceIdentity> DescribeSqlTable(const std::string& uri) {
+  ASSIGN_OR_RETURN(SqlTarget target, ParseSqlUri(uri));
+  SourceIdentity identity;
+  ASSIGN_OR_RETURN(std::optional<TableSchema> schema, ReadTableSchema(target));
+  if (schema) {
+    identity.etag = "schema:" + schema->version;
+    identity.schema_json = std::move(schema->json);
+  }
+  return identity;
+}
+
+Result<std::optional<SourceWatermark>> ReadSqlWatermark(const std::string& uri, const ReadOptions& options) {
+  ASSIGN_OR_RETURN(SqlRead read, ResolveRead(uri, options));
+  ASSIGN_OR_RETURN(std::shared_ptr<AdbcConnectionHandle> connection, ConnectSql(read.target, SqlAccess::kReadOnly));
+  return ReadWatermark(connection, read.target.engine, read.from, options, read.target.display);
+}
 
 Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const ReadOptions& options,
                                                    int input_index) {
-  ASSIGN_OR_RETURN(SqlTarget target, ParseSqlUri(uri));
+  ASSIGN_OR_RETURN(SqlRead read, ResolveRead(uri, options));
+  const SqlTarget& target = read.target;
   const std::string& context = target.display;
-  if (target.table.empty() == options.query.empty())
-    return Status::UsageError(context + ": name what to read with table= in the URI or with --query, one of them");
+  const std::string& from = read.from;
   ASSIGN_OR_RETURN(std::shared_ptr<AdbcConnectionHandle> connection, ConnectSql(target, SqlAccess::kReadOnly));
-  const std::string from =
-      options.query.empty() ? QuotedTableName(target) : "(" + options.query + ") AS griffin_query";
   ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnNames(connection, from, context));
+  ASSIGN_OR_RETURN(SqlCondition condition, RowCondition(target.engine, options, context));
   std::string sql = "SELECT " + SelectList(columns, options) + " FROM " + from;
-  if (!options.where.empty()) sql += " WHERE (" + options.where + ")";
-  return OpenSqlQuerySource(std::move(connection), target.engine, sql, context, options, input_index);
+  if (!condition.sql.empty()) sql += " WHERE " + condition.sql;
+  return OpenSqlQuerySource(std::move(connection), target.engine, sql, context, options, input_index,
+                            condition.params);
 }
 
 Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConnectionHandle> connection,
                                                         SqlEngine engine, const std::string& sql,
                                                         const std::string& context, const ReadOptions& options,
-                                                        int input_index) {
+                                                        int input_index, std::shared_ptr<arrow::RecordBatch> params) {
   ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, sql, context));
+  RETURN_IF_ERROR(BindCondition({"", std::move(params)}, *statement, context));
   if (engine == SqlEngine::kSqlite)
     RETURN_IF_ERROR(statement->SetOption("adbc.sqlite.query.batch_rows", std::to_string(options.batch_rows), context));
   ASSIGN_OR_RETURN(ArrowArrayStream stream, statement->Execute(context));

@@ -1,7 +1,10 @@
 // Scan mode: a database table or query read as Arrow batches through ADBC
 // (sqlite://, postgresql://, duckdb://; URIs in sql_uri.h).
 //
-//   SELECT <columns> FROM <"schema"."table" | (query) AS griffin_query> [WHERE (<where>)]
+//   SELECT <columns> FROM <"schema"."table" | (query) AS griffin_query> [WHERE (<where>) AND <increment>]
+//
+// - Increments (ReadOptions::incremental_column, increment_bounded): the
+//   rows between two watermarks, bound as parameters (sql_increment.h).
 //
 // - Columns: with ReadOptions::project_columns, only the table's columns that
 //   the rules name (ReadOptions::json_columns), in table order; a rule column
@@ -25,8 +28,11 @@
 #include <memory>
 #include <string>
 
+#include <arrow/record_batch.h>
+
 #include "connectors/sql/adbc_driver.h"
 #include "io/input_source.h"
+#include "io/source_registry.h"
 #include "util/status.h"
 
 namespace griffin::sql {
@@ -38,10 +44,20 @@ Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const
 // columns in their engine types as above; `engine` says whose driver it is.
 // The connection stays in use until the source is released. For
 // --mode pushdown's fallback run (pushdown_runner.h), which reads inside the
-// transaction of its aggregate.
+// transaction of its aggregate. `params`, when set, is one row of values
+// bound to the SELECT's placeholders (an incremental run's bounds).
 Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConnectionHandle> connection,
                                                         SqlEngine engine, const std::string& sql,
                                                         const std::string& context, const ReadOptions& options,
-                                                        int input_index);
+                                                        int input_index,
+                                                        std::shared_ptr<arrow::RecordBatch> params = nullptr);
+// What identifies a table's version for the run store: its catalogue schema
+// and schema version (sql_catalogue.h), as etag "schema:VERSION" and
+// schema_json; size and mtime unknown (-1). A query (no table=) has none.
+Result<SourceIdentity> DescribeSqlTable(const std::string& uri);
+
+// The watermark of the rows OpenSqlSource would read past
+// options.increment_after (sql_increment.h); the adapter's `watermark`.
+Result<std::optional<SourceWatermark>> ReadSqlWatermark(const std::string& uri, const ReadOptions& options);
 
 }  // namespace griffin::sql

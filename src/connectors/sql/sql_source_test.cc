@@ -1,8 +1,8 @@
 #include "connectors/sql/sql_source.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
+#include "connectors/sql/sqlite_test_util.h"
 #include "io/io_test_util.h"
 #include "io/source_registry.h"
 
@@ -11,14 +11,7 @@ namespace {
 
 using griffin::testing::TempDir;
 
-void Exec(const std::string& file, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
+void Exec(const std::string& file, const std::string& sql) { testing::ExecSqlite(file, sql); }
 
 struct Read {
   std::vector<std::string> columns;
