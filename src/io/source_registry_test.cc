@@ -140,7 +140,7 @@ TEST(SourceRegistryTest, IncrementsNeedASourceThatReadsThem) {
   SourceAdapter marked = plain;
   marked.pushdown.increment = true;
   marked.watermark = [](const std::string&, const ReadOptions& o) -> Result<std::optional<SourceWatermark>> {
-    return SourceWatermark{"v:" + o.increment_after, "text"};
+    return std::optional<SourceWatermark>(SourceWatermark{"v:" + o.increment_after, "text"});
   };
   RegisterSource("withincrement", marked);
   options.increment_after = "7";

@@ -37,7 +37,7 @@ TEST(SqlIncrementTest, WatermarksRoundTripTheirTypeAndValue) {
   EXPECT_EQ(encoded->text, "-42");
   auto decoded = DecodeWatermark(encoded->value, "ctx");
   ASSERT_TRUE(decoded.ok()) << decoded.status().message();
-  EXPECT_TRUE(decoded.ValueOrDie()->Equals(*Int64(-42)));
+  EXPECT_TRUE((*decoded)->Equals(*Int64(-42)));
   EXPECT_EQ(DecodeWatermark("not base64!", "ctx").status().code(), StatusCode::kInputError);
   arrow::BooleanBuilder flag;
   ASSERT_TRUE(flag.Append(true).ok());
