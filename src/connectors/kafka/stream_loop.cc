@@ -11,9 +11,10 @@
 #include "connectors/kafka/call_watchdog.h"
 #include "connectors/kafka/message_judge.h"
 #include "connectors/kafka/rules_watcher.h"
+#include "connectors/kafka/stream_headers.h"
+#include "connectors/kafka/stream_transaction.h"
 #include "connectors/kafka/stream_window.h"
 #include "store/run_store.h"
-#include "connectors/kafka/stream_headers.h"
 
 namespace griffin::kafka {
 namespace {
@@ -22,30 +23,13 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kPollMs = 100;               // idle consumer poll: how fast a stop is seen
 constexpr int kQueueFullWaitMs = 50;       // producer queue full: serve deliveries, then retry
-constexpr int kTransactionStepMs = 10000;  // one call's timeout; retried within commit_timeout_ms
-constexpr int kRetryPauseMs = 100;         // between tries of a retriable transactional call
 constexpr int kMaxConsecutiveAborts = 5;   // then the cause is not transient: fail with it
-constexpr int kStuckGraceMs = 5000;        // past a call's own timeout: librdkafka is stuck (call_watchdog.h)
 constexpr int kCloseMs = 30000;            // closing the clients (librdkafka's close has no timeout)
 
 std::string Seconds(int ms) {
   std::ostringstream out;
   out << ms / 1000.0;
   return out.str();
-}
-
-// Delivery failures of the open transaction, filled by the producer's callback.
-struct DeliveryState {
-  rd_kafka_resp_err_t first_error = RD_KAFKA_RESP_ERR_NO_ERROR;
-  std::string first_error_topic;
-};
-
-void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
-  auto* state = static_cast<DeliveryState*>(opaque);
-  if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR && state->first_error == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    state->first_error = message->err;
-    state->first_error_topic = rd_kafka_topic_name(message->rkt);
-  }
 }
 
 // Partitions taken away while a micro-batch is collected: the batch is dropped
@@ -85,7 +69,7 @@ class StreamRunner {
   ~StreamRunner() {
     CallWatchdog::Guard guard = watchdog_.Watch("closing the Kafka clients", kCloseMs);
     if (consumer_ && !consumer_closed_) {
-      if (fenced_) {
+      if (transaction_ && transaction_->fenced()) {
         rd_kafka_consumer_close(consumer_.get());
       } else {
         rd_kafka_destroy_flags(consumer_.release(), RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
@@ -133,7 +117,7 @@ class StreamRunner {
 
   // Watches one blocking librdkafka call that has its own timeout.
   CallWatchdog::Guard Watch(const std::string& what, int timeout_ms) {
-    return watchdog_.Watch(what, timeout_ms + kStuckGraceMs);
+    return watchdog_.Watch(what, timeout_ms + StreamTransaction::kStuckGraceMs);
   }
 
   Status Open() {
@@ -173,8 +157,12 @@ class StreamRunner {
     }
     ASSIGN_OR_RETURN(consumer_, NewKafkaClient(KafkaRole::kConsumer, consumer_settings,
                                                {nullptr, OnRebalance, &rebalance_}));
+    transaction_ = std::make_unique<StreamTransaction>(
+        StreamTransaction::Settings{options_.to.text, transactional_id_, options_.commit_timeout_ms}, watchdog_);
     ASSIGN_OR_RETURN(producer_, NewKafkaClient(KafkaRole::kProducer, producer_settings,
-                                               {OnDelivery, nullptr, &delivery_}));
+                                               {StreamTransaction::OnDelivery, nullptr,
+                                                transaction_->delivery_opaque()}));
+    transaction_->SetProducer(producer_.get());
 
     ASSIGN_OR_RETURN(input_partitions_, PartitionCount(consumer_.get(), options_.from));
     ASSIGN_OR_RETURN(clean_partitions_, PartitionCount(producer_.get(), options_.to));
@@ -430,9 +418,7 @@ class StreamRunner {
     ASSIGN_OR_RETURN(JudgedBatch judged, JudgeMessages(*validator_, values, validation, &batch_text_));
 
     const int64_t first_version = next_version_;
-    RETURN_IF_ERROR(TransactionCall([&] { return rd_kafka_begin_transaction(producer_.get()); },
-                                    "beginning a transaction"));
-    delivery_ = DeliveryState{};
+    RETURN_IF_ERROR(transaction_->Begin());
     int64_t clean = 0;
     std::map<int32_t, int64_t> next_offsets;  // input partition -> offset after its last record
     std::map<int32_t, std::pair<int64_t, int64_t>> ranges;  // input partition -> [first, last + 1)
@@ -466,19 +452,18 @@ class StreamRunner {
           message.offset + 1;
     }
     size_t tombstones_written = 0;
-    if (unique_state_ && !aborted_) {
+    if (unique_state_ && !transaction_->aborted()) {
       ASSIGN_OR_RETURN(tombstones_written, WriteUniqueState());
     }
     RETURN_IF_ERROR(SendOffsets(next_offsets, next_version_ + clean));
-    Status committed = Commit();
-    if (!committed.ok()) return committed;
-    if (aborted_) {  // the batch is read again from the committed offsets
-      aborted_ = false;
+    RETURN_IF_ERROR(transaction_->Commit());
+    if (transaction_->aborted()) {  // the batch is read again from the committed offsets
+      transaction_->ClearAborted();
       next_version_ = first_version;
       if (unique_state_) unique_state_->Abort();
       ++totals_.aborted;
       if (options_.metrics != nullptr) options_.metrics->CountAbort();
-      RETURN_IF_ERROR(PermanentDeliveryError());
+      RETURN_IF_ERROR(transaction_->PermanentDeliveryError());
       if (++consecutive_aborts_ > kMaxConsecutiveAborts) {
         std::string detail = LastClientError();
         return Status::InputError(options_.to.text + ": " + std::to_string(kMaxConsecutiveAborts) +
@@ -561,93 +546,14 @@ class StreamRunner {
       entry->metadata_size = metadata.size();
     }
     rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata(consumer_.get());
-    Status sent = TransactionCall(
-        [&] { return rd_kafka_send_offsets_to_transaction(producer_.get(), offsets.get(), group, kTransactionStepMs); },
+    Status sent = transaction_->Call(
+        [&] {
+          return rd_kafka_send_offsets_to_transaction(producer_.get(), offsets.get(), group,
+                                                      StreamTransaction::kStepMs);
+        },
         "sending the input offsets to the transaction");
     rd_kafka_consumer_group_metadata_destroy(group);
     return sent;
-  }
-
-  // Commits (an abortable error aborts instead: aborted_ = true, OK).
-  Status Commit() {
-    if (aborted_) return Abort();
-    bool requires_abort = false;
-    RETURN_IF_ERROR(CallRetrying([&] { return rd_kafka_commit_transaction(producer_.get(), kTransactionStepMs); },
-                                 "committing a transaction", &requires_abort));
-    return requires_abort ? Abort() : Status::OK();
-  }
-
-  Status Abort() {
-    aborted_ = true;
-    bool requires_abort = false;
-    RETURN_IF_ERROR(CallRetrying([&] { return rd_kafka_abort_transaction(producer_.get(), kTransactionStepMs); },
-                                 "aborting a transaction", &requires_abort));
-    if (requires_abort) return Status::InputError(options_.to.text + ": aborting a transaction failed");
-    return Status::OK();
-  }
-
-  // A transactional call inside the open transaction; an abortable error marks
-  // it for abort (and OK is returned, so the batch goes on to its Commit, which aborts).
-  Status TransactionCall(const std::function<rd_kafka_error_t*()>& call, const std::string& what) {
-    if (aborted_) return Status::OK();
-    bool requires_abort = false;
-    RETURN_IF_ERROR(CallRetrying(call, what, &requires_abort));
-    if (requires_abort) aborted_ = true;
-    return Status::OK();
-  }
-
-  // Runs `call`, again while its error is retriable (a broker restarting, a
-  // coordinator loading) for up to commit_timeout_ms. An abortable error sets
-  // *requires_abort and returns OK; other errors are fatal.
-  Status CallRetrying(const std::function<rd_kafka_error_t*()>& call, const std::string& what, bool* requires_abort) {
-    const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.commit_timeout_ms);
-    while (true) {
-      KafkaError error;
-      {
-        CallWatchdog::Guard guard = Watch(what, kTransactionStepMs);
-        error.reset(call());
-      }
-      if (!error) return Status::OK();
-      if (rd_kafka_error_txn_requires_abort(error.get())) {
-        *requires_abort = true;
-        return Status::OK();
-      }
-      if (rd_kafka_error_is_fatal(error.get()) || !rd_kafka_error_is_retriable(error.get()) ||
-          Clock::now() >= give_up) {
-        return Fatal(what, error.get());
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(kRetryPauseMs));
-    }
-  }
-
-  Status Fatal(const std::string& what, const rd_kafka_error_t* error) {
-    rd_kafka_resp_err_t code = rd_kafka_error_code(error);
-    if (code == RD_KAFKA_RESP_ERR__FENCED || code == RD_KAFKA_RESP_ERR_PRODUCER_FENCED ||
-        code == RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH) {
-      fenced_ = true;
-      return Status::InputError(options_.to.text + ": fenced: another griffin stream took over transactional id '" +
-                                transactional_id_ + "' (the open transaction is aborted; nothing is lost)");
-    }
-    std::string detail = LastClientError();
-    return Status::InputError(options_.to.text + ": " + DescribeError(what, error) +
-                              (detail.empty() ? "" : " (last client error: " + detail + ")") +
-                              "; uncommitted records are not visible, a restart continues");
-  }
-
-  // A record the output topic will never take: retrying the batch cannot help.
-  Status PermanentDeliveryError() {
-    switch (delivery_.first_error) {
-      case RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE:
-      case RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE:
-      case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
-      case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
-      case RD_KAFKA_RESP_ERR_INVALID_RECORD:
-        return Status::InputError("kafka topic '" + delivery_.first_error_topic +
-                                  "' refused a record: " + rd_kafka_err2str(delivery_.first_error) +
-                                  " (the transaction is aborted; nothing is lost)");
-      default:
-        return Status::OK();
-    }
   }
 
   // After an abort: every assigned partition back to its committed offset.
@@ -683,8 +589,8 @@ class StreamRunner {
   CallWatchdog watchdog_;  // before the handles: it outlives their closing
   std::shared_ptr<const Validator> validator_;
   std::string rules_sha256_, transactional_id_;
-  DeliveryState delivery_;
   RebalanceState rebalance_;
+  std::unique_ptr<StreamTransaction> transaction_;  // from Open(), before the producer it serves
   KafkaHandle consumer_, producer_;
   int input_partitions_ = 0, clean_partitions_ = 0, dead_letter_partitions_ = 0;
   int64_t next_version_ = 1;
@@ -695,8 +601,7 @@ class StreamRunner {
   std::unique_ptr<StreamWindow> window_;
   std::unique_ptr<StreamUniqueState> unique_state_;  // with options_.unique_state
   Clock::time_point rules_checked_{};
-  bool aborted_ = false;
-  bool consumer_closed_ = false, fenced_ = false;
+  bool consumer_closed_ = false;
   int consecutive_aborts_ = 0;
   StreamTotals totals_;
 };
