@@ -118,6 +118,7 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   run_options.prior_unique = options.prior_unique;
   run_options.row_offset = options.row_offset;
   run_options.partial_state = options.partial_state;
+  run_options.result_pool = &result_pool_;
   if (options.collect_bad_rows) {
     result.bad_error_offsets.push_back(0);
     run_options.on_rows = [&result, &options](const RowVerdicts& verdicts) {

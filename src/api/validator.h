@@ -1,6 +1,7 @@
 // The engine behind griffin.Validator, free of Python: rules compiled once,
 // then any number of runs over paths or an Arrow stream. Immutable after
-// construction, so one Validator may run on several threads at once.
+// construction (but for a pool of scratch buffers its calls reuse, which is
+// thread-safe), so one Validator may run on several threads at once.
 //
 // `now` in the rules is fixed when the Validator is built (its plan is
 // compiled once), unlike the CLI, whose `now` is each run's start.
@@ -15,6 +16,7 @@
 
 #include <arrow/record_batch.h>
 
+#include "exec/batch_result_pool.h"
 #include "exec/prior_unique_keys.h"
 #include "exec/partial_state.h"
 #include "io/input_source.h"
@@ -111,6 +113,8 @@ class Validator {
                                const ValidationOptions& options) const;
 
   std::shared_ptr<const Plan> plan_;
+  // Batch results of earlier calls, reused by later ones (thread-safe).
+  mutable BatchResultPool result_pool_;
 };
 
 }  // namespace griffin

@@ -8,9 +8,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include <arrow/api.h>
+#include <arrow/io/file.h>
+#include <parquet/arrow/reader.h>
 
 #include "api/validator.h"
 
@@ -101,11 +105,12 @@ std::shared_ptr<arrow::Table> MakeTable(int64_t bad_every) {
 
 // Runs validations of `table` and reports the median and p99 of the calls.
 void RunLatency(benchmark::State& state, const char* rules, const std::shared_ptr<arrow::Table>& table,
-                int threads, bool collect_bad_rows) {
+                int threads, bool collect_bad_rows, int64_t max_violations = kDefaultMaxViolations) {
   auto validator = *Validator::FromText(rules, "<bench>");
   ValidationOptions options;
   options.threads = threads;
   options.collect_bad_rows = collect_bad_rows;
+  options.max_violations = max_violations;
   std::vector<double> micros;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
@@ -178,6 +183,32 @@ BENCHMARK(BM_ValidatorCheckFamily)
     ->DenseRange(0, sizeof(kFamilies) / sizeof(kFamilies[0]) - 1)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
+
+// The peer benchmark's latency scenario from C++: bench/suite.rules.yaml (13
+// checks, the e-mail regex) over bench/data/transactions_10000r_seed20240601.parquet
+// (make it with `.venv/bin/python -c "import sys; sys.path.insert(0, 'bench');
+// import datasets; datasets.transactions(10000, 'parquet')"`), as
+// bench/tools/griffin_py.py's from_frame runs it (max_violations 0). Run from
+// the repository root. Arg: threads.
+void BM_ValidatorSuite(benchmark::State& state) {
+  static const std::shared_ptr<arrow::Table> table = []() -> std::shared_ptr<arrow::Table> {
+    auto file = arrow::io::ReadableFile::Open("bench/data/transactions_10000r_seed20240601.parquet");
+    if (!file.ok()) return nullptr;
+    auto reader = parquet::arrow::OpenFile(*file, arrow::default_memory_pool());
+    if (!reader.ok()) return nullptr;
+    std::shared_ptr<arrow::Table> out;
+    if (!(*reader)->ReadTable(&out).ok()) return nullptr;
+    return out->CombineChunks().ValueOr(nullptr);
+  }();
+  if (table == nullptr) {
+    state.SkipWithError("no bench/data/transactions_10000r_seed20240601.parquet (see the comment)");
+    return;
+  }
+  std::ifstream in("bench/suite.rules.yaml");
+  const std::string rules((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  RunLatency(state, rules.c_str(), table, static_cast<int>(state.range(0)), true, 0);
+}
+BENCHMARK(BM_ValidatorSuite)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 }  // namespace
 }  // namespace griffin

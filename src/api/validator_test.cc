@@ -45,6 +45,72 @@ TEST(ValidatorTest, ValidatesAnArrowReaderAndCollectsBadRows) {
   EXPECT_NE(json.find("\"rows\": 5"), std::string::npos) << json;
 }
 
+// A table of `rows` rows whose columns depend on `seed` (ids with repeats,
+// integers as strings or as int64, floats with nulls, text with nulls).
+std::shared_ptr<arrow::RecordBatchReader> MixedReader(int rows, int seed, bool text_numbers) {
+  arrow::StringBuilder ids, texts, counts_text;
+  arrow::Int64Builder counts;
+  arrow::DoubleBuilder amounts;
+  for (int r = 0; r < rows; ++r) {
+    EXPECT_TRUE(ids.Append("id" + std::to_string((r * (seed + 3)) % (rows - seed % 5))).ok());
+    if ((r + seed) % 9 == 0) EXPECT_TRUE(texts.AppendNull().ok());
+    else EXPECT_TRUE(texts.Append(std::string(static_cast<size_t>((r + seed) % 7), 'x')).ok());
+    const int64_t count = (r * 7 + seed) % 50 - 3;
+    if (text_numbers) EXPECT_TRUE(counts_text.Append(r % 11 == 0 ? "n/a" : std::to_string(count)).ok());
+    else EXPECT_TRUE(counts.Append(count).ok());
+    if ((r + seed) % 13 == 0) EXPECT_TRUE(amounts.AppendNull().ok());
+    else EXPECT_TRUE(amounts.Append((r % 17) - 4.5).ok());
+  }
+  std::shared_ptr<arrow::Array> count_array =
+      text_numbers ? counts_text.Finish().ValueOrDie() : counts.Finish().ValueOrDie();
+  auto schema = arrow::schema({arrow::field("id", arrow::utf8()), arrow::field("text", arrow::utf8()),
+                               arrow::field("count", count_array->type()), arrow::field("amount", arrow::float64())});
+  auto batch = arrow::RecordBatch::Make(schema, rows, {ids.Finish().ValueOrDie(), texts.Finish().ValueOrDie(),
+                                                       count_array, amounts.Finish().ValueOrDie()});
+  return arrow::RecordBatchReader::Make({batch}, schema).ValueOrDie();
+}
+
+// Calls of one Validator reuse the buffers of its earlier calls: each call's
+// report and verdicts equal a fresh Validator's, whatever came before.
+TEST(ValidatorTest, ReusedBuffersGiveEachCallAFreshValidatorsAnswer) {
+  const char* rules = R"(griffin: 1
+dataset: t
+columns:
+  id: {type: string, unique: true}
+  text: {type: string, not_null: true, length: {max: 4}}
+  count: {type: int64, min: 0, unique: true}
+  amount: {type: float64, max: 8}
+rows:
+  - name: pair
+    unique: [id, count]
+  - name: expr
+    expr: "count < 40 or amount < 0"
+table:
+  - mean: {column: amount, max: 100}
+)";
+  auto reused = Validator::FromText(rules, "<test>");
+  ASSERT_TRUE(reused.ok()) << reused.status().message();
+  ValidationOptions options;
+  options.threads = 1;
+  const int sizes[] = {3000, 17, 1000, 2999, 1, 400};
+  for (int call = 0; call < 12; ++call) {
+    const int rows = sizes[call % 6];
+    const bool text_numbers = call % 4 == 1;
+    options.batch_rows = call % 3 == 2 ? 256 : 65536;
+    auto fresh = Validator::FromText(rules, "<test>");
+    ASSERT_TRUE(fresh.ok());
+    auto want = (*fresh)->ValidateReader(MixedReader(rows, call, text_numbers), "<mem>", options);
+    auto got = (*reused)->ValidateReader(MixedReader(rows, call, text_numbers), "<mem>", options);
+    ASSERT_TRUE(want.ok() && got.ok()) << want.status().message() << got.status().message();
+    want->report.elapsed_s = got->report.elapsed_s = 0;
+    EXPECT_EQ(ReportToJson(got->report), ReportToJson(want->report)) << "call " << call;
+    EXPECT_EQ(got->bad_row_indices, want->bad_row_indices) << "call " << call;
+    ASSERT_EQ(got->bad_errors.size(), want->bad_errors.size()) << "call " << call;
+    for (size_t i = 0; i < got->bad_errors.size(); ++i)
+      EXPECT_EQ(got->bad_errors[i].message, want->bad_errors[i].message) << "call " << call;
+  }
+}
+
 TEST(ValidatorTest, WithoutCollectingBadRowsOnlyTheReportIsFilled) {
   auto validator = Validator::FromText(kRules, "<test>");
   ASSERT_TRUE(validator.ok());

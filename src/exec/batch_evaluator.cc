@@ -35,8 +35,9 @@ void AppendTupleKey(const TypedColumn& column, int64_t row, std::string* out) {
 
 }  // namespace
 
-BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns, bool profile_table)
-    : plan_(std::move(plan)), profile_columns_(profile_columns) {
+BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns, bool profile_table,
+                               BatchResultPool* pool)
+    : plan_(std::move(plan)), profile_columns_(profile_columns), pool_(pool) {
   if (profile_table)
     for (const HistoryPlan& history : plan_->history())
       if (history.drift_column != nullptr) profiled_names_.push_back(history.drift_column->name);
@@ -143,13 +144,29 @@ void BatchEvaluator::RunRowChecks(const Binding& binding, const Batch& batch, Ba
 
 Result<std::unique_ptr<BatchResult>> BatchEvaluator::Evaluate(std::shared_ptr<const Batch> batch) const {
   ASSIGN_OR_RETURN(auto binding, Bind(*batch));
-  auto result = std::make_unique<BatchResult>();
+  std::unique_ptr<BatchResult> result = pool_ ? pool_->Take() : std::make_unique<BatchResult>();
   const auto& column_plans = plan_->columns();
   const int64_t n = batch->num_rows;
+  // A pooled result holds an earlier batch's values: every field is set
+  // again (vectors cleared, their capacity kept).
   result->columns.resize(column_plans.size());
+  for (TypedColumn& column : result->columns) column.Reset();
   result->input_column.assign(column_plans.size(), -1);
   result->checks.resize(plan_->checks().size());
+  for (CheckBatchResult& check : result->checks) {
+    check.evaluated = check.violations = 0;
+    check.rows.clear();
+  }
   result->unique_keys.resize(plan_->checks().size());
+  for (UniqueKeys& keys : result->unique_keys) {
+    keys.rows.clear();
+    keys.hashes.clear();
+    keys.keys.clear();
+    keys.arena.clear();
+  }
+  result->schema_problems.clear();
+  result->profiles.clear();
+  result->table_profile.reset();
   for (size_t slot = 0; slot < column_plans.size(); ++slot) {
     const ColumnPlan& column_plan = column_plans[slot];
     int index = batch->FindColumn(column_plan.name);

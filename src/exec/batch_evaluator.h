@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "exec/batch_result.h"
+#include "exec/batch_result_pool.h"
 #include "plan/expr_program.h"
 #include "plan/plan.h"
 
@@ -23,7 +24,10 @@ class BatchEvaluator {
   // `profile_columns`: also compute each declared column's ColumnProfile.
   // `profile_table`: also profile the input values of the columns that have
   // a drift check (BatchResult::table_profile, profile/table_profile.h).
-  explicit BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns = false, bool profile_table = false);
+  // `pool` (optional, not owned): results are taken from it (their buffers
+  // reused) instead of allocated.
+  explicit BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns = false, bool profile_table = false,
+                          BatchResultPool* pool = nullptr);
 
   // Errors: a row expression that does not type-check against this input's
   // column types (RuleError naming the rule file line).
@@ -43,6 +47,7 @@ class BatchEvaluator {
 
   std::shared_ptr<const Plan> plan_;
   bool profile_columns_;
+  BatchResultPool* pool_;
   std::vector<std::string> profiled_names_;  // the drift-checked columns, when profile_table
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const Binding>> bindings_;

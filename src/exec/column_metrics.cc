@@ -73,7 +73,7 @@ void ColumnMetrics::AddBatch(const TypedColumn& column, const uint8_t* malformed
       const int64_t x = column.ints[r];
       if (needs_.moments) {
         int_sum_ += x;
-        AddValue(static_cast<double>(x));
+        if (needs_.spread) AddValue(static_cast<double>(x));
       }
       if (needs_.extremes) {
         if (count_ == 1) min_i_ = max_i_ = x;

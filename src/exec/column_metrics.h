@@ -18,6 +18,9 @@ namespace griffin {
 
 struct MetricNeeds {
   bool moments = false;    // sum, mean, stddev
+  // stddev (Welford's running moments); an integer column's sum and mean
+  // come from its exact integer sum alone, so they skip them.
+  bool spread = false;
   bool extremes = false;   // min, max
   bool distinct = false;
   bool quantiles = false;

@@ -98,5 +98,26 @@ TEST(ColumnMetricsTest, StddevNeedsTwoValuesAndMalformedRowsAreSkipped) {
   EXPECT_EQ(metrics.nulls(), 0);
 }
 
+// An integer column's sum and mean come from its exact integer sum, so they
+// are the same whether or not its running moments (stddev's) are kept.
+TEST(ColumnMetricsTest, IntegerMeanAndSumNeedNoRunningMoments) {
+  TypedColumn column;
+  column.type = ValueType::kInt64;
+  column.num_rows = 5;
+  column.owned_ints = {3, 9007199254740993, -7, 0, 2};
+  column.ints = column.owned_ints.data();
+  column.valid = {1, 1, 1, 0, 1};
+  MetricNeeds mean_only, with_stddev;
+  mean_only.moments = with_stddev.moments = with_stddev.spread = true;
+  ColumnMetrics lean(ValueType::kInt64, mean_only), full(ValueType::kInt64, with_stddev);
+  lean.AddBatch(column, nullptr);
+  full.AddBatch(column, nullptr);
+  EXPECT_EQ(lean.sum(), full.sum());
+  EXPECT_EQ(*lean.mean(), *full.mean());
+  EXPECT_EQ(*lean.mean(), static_cast<double>(static_cast<long double>(9007199254740991) / 4));
+  EXPECT_EQ(lean.nulls(), 1);
+  EXPECT_TRUE(full.stddev().has_value());
+}
+
 }  // namespace
 }  // namespace griffin

@@ -37,7 +37,7 @@ int ResolveThreads(int threads) {
 Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& source, const RunOptions& options) {
   const auto start = Clock::now();
   const int threads = ResolveThreads(options.threads);
-  BatchEvaluator evaluator(plan, options.profile_columns, options.profile_table);
+  BatchEvaluator evaluator(plan, options.profile_columns, options.profile_table, options.result_pool);
   Merger merger(plan,
                 MergerOptions{options.max_violations, options.known_schema_errors, options.prior_unique,
                               options.row_offset, options.partial_state != nullptr, options.memory_limit,
@@ -68,6 +68,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
     }
     if (failure.ok()) {
       failure = merger.Merge(**result);
+      if (options.result_pool) options.result_pool->Give(std::move(*result));
       if (!failure.ok()) return;
       if (merged == 1 && first_chunk_bytes > 0 && source.total_bytes() > first_chunk_bytes) {
         const double rows_per_byte = static_cast<double>(merger.rows()) / static_cast<double>(first_chunk_bytes);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/batch_result_pool.h"
 #include "exec/prior_unique_keys.h"
 #include "io/input_source.h"
 #include "plan/plan.h"
@@ -68,6 +69,10 @@ struct RunOptions {
   // spill to unnamed files under tmp_dir (MergerOptions::memory_limit); 0: no limit.
   int64_t memory_limit = 0;
   std::string tmp_dir;
+  // Optional, not owned: batch results are taken from it and given back once
+  // merged, so their buffers serve the next batch and the next run (a
+  // Validator's, exec/batch_result_pool.h).
+  BatchResultPool* result_pool = nullptr;
 };
 
 // Errors: input errors (exit 3) from reading/decoding, rule errors (exit 2)

@@ -8,6 +8,12 @@
 // 268 MB). Tables up to 16 MiB come from the BlockCache, larger
 // ones are calloc'd (lazily mapped), as UniqueSet's.
 //
+// Dense mode (after HintRange on an empty set): keys of a narrow range (ids
+// 1..n) live in a direct-indexed array of first row + 1, one 8-byte entry per
+// key of the range (a power of two), at most 4 entries per key held (plus 8192): no hashing,
+// no probing. A key outside the range grows the array while the range stays
+// that narrow, else every key moves to the hash table. Same answers either way.
+//
 // Not thread-safe: the merger uses it from one thread, in row order.
 #pragma once
 
@@ -30,6 +36,14 @@ class IntKeySet {
   // Inserts `key` first seen at `row` (>= 0). Returns -1 when the key is new,
   // else the row where it was first seen.
   int64_t InsertOrFind(uint64_t key, int64_t row) {
+    if (dense_ != nullptr) {
+      const uint64_t index = key - dense_base_;
+      if (index >= dense_capacity_) return InsertOutsideDense(key, row);
+      if (dense_[index] != 0) return static_cast<int64_t>(dense_[index] - 1);
+      dense_[index] = static_cast<uint64_t>(row) + 1;
+      ++size_;
+      return -1;
+    }
     uint64_t pos = Mix64(key) & mask_;
     while (slots_[pos].row_plus_one != 0) {
       if (slots_[pos].key == key) return static_cast<int64_t>(slots_[pos].row_plus_one - 1);
@@ -41,17 +55,28 @@ class IntKeySet {
   }
 
   // Hints that `key` will be looked up soon (prefetches its slot).
-  void Prefetch(uint64_t key) const { __builtin_prefetch(&slots_[Mix64(key) & mask_]); }
+  void Prefetch(uint64_t key) const {
+    if (dense_ == nullptr) __builtin_prefetch(&slots_[Mix64(key) & mask_]);
+  }
+
+  // The next `keys` keys lie in [min_key, max_key] (unsigned order): an
+  // empty set whose range is narrow enough turns dense (see above).
+  void HintRange(uint64_t min_key, uint64_t max_key, int64_t keys);
+  bool dense() const { return dense_ != nullptr; }
 
   // Calls fn(key, first_row) for every key, in table order (partial states).
   template <typename Fn>
   void ForEach(Fn&& fn) const {
+    for (uint64_t i = 0; dense_ != nullptr && i < dense_capacity_; ++i)
+      if (dense_[i] != 0) fn(dense_base_ + i, static_cast<int64_t>(dense_[i] - 1));
     for (uint64_t pos = 0; pos < capacity_; ++pos)
       if (slots_[pos].row_plus_one != 0) fn(slots_[pos].key, static_cast<int64_t>(slots_[pos].row_plus_one - 1));
   }
 
   int64_t size() const { return size_; }
-  int64_t memory_bytes() const { return static_cast<int64_t>(capacity_ * sizeof(Slot)); }
+  int64_t memory_bytes() const {
+    return static_cast<int64_t>(capacity_ * sizeof(Slot) + dense_capacity_ * sizeof(uint64_t));
+  }
 
  private:
   struct Slot {
@@ -61,10 +86,23 @@ class IntKeySet {
   static_assert(sizeof(Slot) == 16, "slot layout");
 
   void Rehash(uint64_t new_capacity);
+  // Whether a dense array of `span` entries may hold `keys` keys.
+  static bool DenseFits(uint64_t span, int64_t keys);
+  // The power-of-two dense array [*base, *base + *capacity) covering keys
+  // [low, high] with at least `at_least` entries (growing down from `high`
+  // when `downward`), or false when it would not be narrow for `keys` keys.
+  static bool DenseRange(uint64_t low, uint64_t high, uint64_t at_least, bool downward, int64_t keys,
+                         uint64_t* base, uint64_t* capacity);
+  // Dense mode, `key` outside the array: grows it, or moves to the hash table.
+  int64_t InsertOutsideDense(uint64_t key, int64_t row);
+  void SetDense(uint64_t base, uint64_t capacity);  // a new array; the old entries move into it
+  void FreeDense();
 
-  Slot* slots_ = nullptr;
+  Slot* slots_ = nullptr;       // null in dense mode
   uint64_t capacity_ = 0, mask_ = 0;
   int64_t size_ = 0;
+  uint64_t* dense_ = nullptr;   // dense mode: first row + 1 of key dense_base_ + i (0: absent)
+  uint64_t dense_base_ = 0, dense_capacity_ = 0;
 };
 
 }  // namespace griffin

@@ -24,7 +24,8 @@ namespace {
 MetricNeeds NeedsOf(TableMetric metric) {
   MetricNeeds needs;
   switch (metric) {
-    case TableMetric::kMean: case TableMetric::kStddev: case TableMetric::kSum: needs.moments = true; break;
+    case TableMetric::kMean: case TableMetric::kSum: needs.moments = true; break;
+    case TableMetric::kStddev: needs.moments = needs.spread = true; break;
     case TableMetric::kMin: case TableMetric::kMax: needs.extremes = true; break;
     case TableMetric::kDistinctCount: needs.distinct = true; break;
     case TableMetric::kQuantile: needs.quantiles = true; break;
@@ -72,7 +73,7 @@ Merger::Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsu
     if (table.column_slot < 0) continue;
     MetricNeeds add = NeedsOf(table.rule->metric);
     MetricNeeds& n = needs[table.column_slot];
-    n.moments |= add.moments; n.extremes |= add.extremes; n.distinct |= add.distinct; n.quantiles |= add.quantiles;
+    n.moments |= add.moments; n.spread |= add.spread; n.extremes |= add.extremes; n.distinct |= add.distinct; n.quantiles |= add.quantiles;
   }
   metrics_.resize(columns.size());
   for (const TablePlan& table : plan_->table()) {
@@ -166,6 +167,15 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
     if (int_sets_[c]) {  // a numeric column: the keys are its values
       IntKeySet& set = *int_sets_[c];
       const TypedColumn& column = result.columns[check_slot_[c]];
+      if (set.size() == 0 && count > 0 && !keep_partial_) {  // narrow ranges (ids 1..n) go dense
+        uint64_t low = UINT64_MAX, high = 0;
+        for (size_t k = 0; k < count; ++k) {
+          const uint64_t numeric_key = NumericKey(column, keys.rows[k]);
+          low = std::min(low, numeric_key);
+          high = std::max(high, numeric_key);
+        }
+        set.HintRange(low, high, static_cast<int64_t>(count));
+      }
       set.Reserve(set.size() + static_cast<int64_t>(count));  // at most one rehash per batch
       for (size_t k = 0; k < count; ++k) {
         if (k + kPrefetchDistance < count) set.Prefetch(NumericKey(column, keys.rows[k + kPrefetchDistance]));

@@ -34,6 +34,21 @@ struct TypedColumn {
   std::vector<std::string_view> owned_strings;
 
   bool HasTypeError(int64_t r) const { return !type_error.empty() && type_error[r]; }
+  // Back to a new column's state, keeping the vectors' capacity (a reused
+  // BatchResult's column, exec/batch_result_pool.h).
+  void Reset() {
+    type = ValueType::kString;
+    num_rows = 0;
+    present = true;
+    valid.clear();
+    type_error.clear();
+    ints = nullptr;
+    floats = nullptr;
+    strings = nullptr;
+    owned_ints.clear();
+    owned_floats.clear();
+    owned_strings.clear();
+  }
 };
 
 }  // namespace griffin
