@@ -17,6 +17,8 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/pair.h>
 
 #include "api/validator.h"
 #include "io/arrow_source.h"
@@ -30,6 +32,7 @@
 #include "py_feature_stream.h"
 #include "py_hash.h"
 #include "py_objects.h"
+#include "py_sql_plan.h"
 
 namespace nb = nanobind;
 using griffin::Result;
@@ -208,6 +211,9 @@ class PyValidator {
     return griffin::python::PyFeatureStream::Open(validator_, source, name, options);
   }
 
+  static PyValidator Wrap(std::shared_ptr<const griffin::Validator> v) { return PyValidator(std::move(v)); }
+  const std::shared_ptr<const griffin::Validator>& validator() const { return validator_; }
+
   const std::string& dataset() const { return validator_->rules().dataset; }
   const std::string& rules_sha256() const { return validator_->rules().sha256; }
   // The rule file's `source:` section, for readers in the Python layer:
@@ -237,6 +243,68 @@ class PyValidator {
     return options;
   }
   std::shared_ptr<const griffin::Validator> validator_;
+};
+
+// Validator._compiled.sql_plan(): griffin.spark's SQL mode (py_sql_plan.h).
+class PySqlPlan {
+ public:
+  static PySqlPlan Compile(const PyValidator& validator, const std::string& dialect, const std::string& from,
+                           const std::map<std::string, std::string>& stored, int64_t max_violations,
+                           bool windowless_fallback) {
+    return PySqlPlan(ValueOrRaise(griffin::python::SqlPlan::Compile(validator.validator(), dialect, from, stored,
+                                                                    max_violations, windowless_fallback)));
+  }
+  explicit PySqlPlan(std::shared_ptr<const griffin::python::SqlPlan> plan) : plan_(std::move(plan)) {}
+  const std::string& aggregate_sql() const { return plan_->query().aggregate_sql; }
+  const std::string& fallback_sql() const { return plan_->query().fallback_sql; }
+  // One dict per check, in the report's order: name, pushed, reason, sample_sql.
+  nb::list placements() const {
+    nb::list out;
+    for (const griffin::sql::CheckPlacement& placement : plan_->query().placements) {
+      nb::dict item;
+      item["check"] = plan_->plan().checks()[placement.check_index].name;
+      item["index"] = placement.check_index;
+      item["pushed"] = placement.pushed;
+      item["reason"] = placement.reason;
+      item["sample_sql"] = placement.sample_sql;
+      out.append(item);
+    }
+    return out;
+  }
+  // The fallback checks' validator (with _griffin_pushed_bad), or None.
+  nb::object fallback() const {
+    if (!plan_->fallback()) return nb::none();
+    return nb::cast(PyValidator::Wrap(plan_->fallback()));
+  }
+  std::vector<int> sample_checks(nb::handle aggregate) const {
+    const auto batches = ReadAll(aggregate, "the aggregate");
+    return ValueOrRaise(plan_->SampleChecks(batches));
+  }
+  PyResult report(nb::handle aggregate, const std::vector<std::pair<int, nb::handle>>& samples,
+                  nb::handle fallback) const {
+    const auto aggregate_batches = ReadAll(aggregate, "the aggregate");
+    std::vector<std::pair<int, griffin::python::Batches>> sample_batches;
+    for (const auto& [index, capsule] : samples) sample_batches.emplace_back(index, ReadAll(capsule, "a sample"));
+    const griffin::Report* fallback_report =
+        fallback.is_none() ? nullptr : nb::cast<PyResult&>(fallback).mutable_report();
+    griffin::ValidationResult result;
+    result.report = ValueOrRaise(plan_->Assemble(aggregate_batches, sample_batches, fallback_report));
+    return PyResult(std::move(result));
+  }
+
+ private:
+  static griffin::python::Batches ReadAll(nb::handle capsule, const std::string& name) {
+    auto reader = griffin::python::ImportStreamCapsule(capsule, name);
+    griffin::python::Batches batches;
+    while (true) {
+      auto next = reader->Next();
+      if (!next.ok()) throw InputErrorCpp(name + ": " + next.status().message());
+      if (!*next) break;
+      batches.push_back(std::move(*next));
+    }
+    return batches;
+  }
+  std::shared_ptr<const griffin::python::SqlPlan> plan_;
 };
 
 // griffin.profile(): the JSON profile (docs/profile.md) of files or of an
@@ -321,6 +389,14 @@ NB_MODULE(_griffin, m) {
   griffin::python::BindHash(m);
   griffin::python::BindObjectStores(m);
 
+  nb::class_<PySqlPlan>(m, "_SqlPlan")
+      .def_prop_ro("aggregate_sql", &PySqlPlan::aggregate_sql)
+      .def_prop_ro("fallback_sql", &PySqlPlan::fallback_sql)
+      .def_prop_ro("placements", &PySqlPlan::placements)
+      .def("fallback", &PySqlPlan::fallback)
+      .def("sample_checks", &PySqlPlan::sample_checks, nb::arg("aggregate"))
+      .def("report", &PySqlPlan::report, nb::arg("aggregate"), nb::arg("samples"), nb::arg("fallback").none());
+
   nb::class_<PyValidator>(m, "_Validator")
       .def_static("from_file", &PyValidator::FromFile, nb::arg("path"))
       .def_static("from_text", &PyValidator::FromText, nb::arg("text"), nb::arg("name"))
@@ -336,6 +412,8 @@ NB_MODULE(_griffin, m) {
       .def("merge_partials", &PyValidator::MergePartials, nb::arg("states"), nb::arg("names"))
       .def("merge_states", &PyValidator::MergeStates, nb::arg("states"), nb::arg("names"))
       .def("feature_stream", &PyValidator::FeatureStream, nb::arg("source"), nb::arg("name"), nb::arg("options"))
+      .def("sql_plan", &PySqlPlan::Compile, nb::arg("dialect"), nb::arg("from_sql"), nb::arg("stored"),
+           nb::arg("max_violations"), nb::arg("windowless_fallback"))
       .def_prop_ro("dataset", &PyValidator::dataset)
       .def_prop_ro("rules_sha256", &PyValidator::rules_sha256)
       .def_prop_ro("source", &PyValidator::source);

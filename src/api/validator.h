@@ -105,10 +105,13 @@ class Validator {
 
   const RuleSet& rules() const { return plan_->rules(); }
   const Plan& plan() const { return *plan_; }
+  std::shared_ptr<const Plan> shared_plan() const { return plan_; }
+
+  // Rules built in code (e.g. pushdown's fallback rules, pushdown_report.h).
+  static Result<std::shared_ptr<const Validator>> FromRules(const RuleSet& rules);
 
  private:
   explicit Validator(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
-  static Result<std::shared_ptr<const Validator>> FromRules(const RuleSet& rules);
   Result<ValidationResult> Run(InputSource& source, std::vector<std::string> inputs,
                                const ValidationOptions& options) const;
 

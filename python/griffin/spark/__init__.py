@@ -37,7 +37,7 @@ spark.archives=env.tar.gz#env and PYSPARK_PYTHON=./env/bin/python.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import griffin
 from griffin import DEFAULT_MAX_VIOLATIONS, Report, Validator
@@ -52,17 +52,23 @@ class SparkValidation:
     lazy `clean` and `quarantine` DataFrames (computed when an action runs
     on them; together they hold every row exactly once)."""
 
-    def __init__(self, report: Report, validator: Validator, prepared: Any, split_rows: Any,
-                 merged_errors: Any, partitions: int, inputs: List[str]) -> None:
+    def __init__(self, report: Report, validator: Validator, prepared: Any, native: Callable[[], tuple],
+                 partitions: int, inputs: List[str], mode: str = "native") -> None:
         self.report = report
         self.partitions = partitions
+        self.mode = mode
         self._validator = validator
         self._prepared = prepared
-        self._split_rows = split_rows
-        self._merged_errors = merged_errors
+        self._native = native   # () -> (split_rows, merged_errors): the native pass's, made on first use
         self._inputs = inputs
         self._frames: Optional[tuple] = None
         self.run_id: Optional[str] = None
+
+    @property
+    def ran_in(self) -> Dict[str, str]:
+        """Each check's name -> where it ran: "database" (Spark SQL, mode="sql")
+        or "engine" (the native engine; every check in native mode)."""
+        return {c["name"]: c.get("ran_in", "engine") for c in self.report.checks}
 
     @property
     def clean(self) -> Any:
@@ -98,8 +104,9 @@ class SparkValidation:
             quarantine_schema = StructType(prepared.schema.fields + [
                 StructField("_griffin_row", LongType()), StructField("_griffin_errors", errors_type)])
             order = {check["name"]: i for i, check in enumerate(self.report.checks)}
-            clean = prepared.mapInArrow(self._split_rows(self._merged_errors, order, True), prepared.schema)
-            quarantine = prepared.mapInArrow(self._split_rows(self._merged_errors, order, False), quarantine_schema)
+            split_rows, merged_errors = self._native()
+            clean = prepared.mapInArrow(split_rows(merged_errors, order, True), prepared.schema)
+            quarantine = prepared.mapInArrow(split_rows(merged_errors, order, False), quarantine_schema)
             self._frames = (clean, quarantine)
         return self._frames
 
@@ -133,12 +140,14 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
     a table by name (spark.table(name)), against a rule file (path or YAML text).
 
     `key`: a column or columns that order the rows (see the module's notes);
-    None numbers rows in partition order. `mode`: "native". Raises RuleError
+    None numbers rows in partition order. `mode`: "native" (the engine on
+    every partition) or "sql" (Spark SQL where it judges exactly, the engine
+    for the rest; the report says which: SparkValidation.ran_in). Raises RuleError
     for bad rules (on the driver, before any Spark job) and InputError for
     partial states that cannot be merged; a missing column is the report's
     schema error (every row bad), as in the CLI."""
-    if mode != "native":
-        raise ValueError("mode: only 'native' is built (SQL mode is not yet)")
+    if mode not in ("native", "sql"):
+        raise ValueError("mode: %r is not 'native' or 'sql'" % (mode,))
     if isinstance(df, str):
         from pyspark.sql import SparkSession
         df = SparkSession.getActiveSession().table(df)
@@ -157,6 +166,25 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
     # them); a shuffle's output order is not repeatable, so the first job
     # keeps the prepared partitions on the executors (memory, then disk).
     prepared = prepared.localCheckpoint(eager=False)
+    if mode == "sql":
+        from ._sql import sql_report
+        report, _plan = sql_report(prepared, text, validator, max_violations)
+        native_parts: Dict[str, Any] = {}
+
+        def native() -> tuple:
+            """clean/quarantine need per-row verdicts: the native pass, once."""
+            if not native_parts:
+                _, split_rows, merged_errors, _ = _native_pass(df, prepared, text, validator, max_violations)
+                native_parts["parts"] = (split_rows, merged_errors)
+            return native_parts["parts"]
+        return SparkValidation(report, validator, prepared, native, prepared.rdd.getNumPartitions(), inputs, "sql")
+    report, split_rows, merged_errors, partitions = _native_pass(df, prepared, text, validator, max_violations)
+    return SparkValidation(report, validator, prepared, lambda: (split_rows, merged_errors), partitions, inputs)
+
+
+def _native_pass(df: Any, prepared: Any, text: str, validator: Validator, max_violations: int) -> tuple:
+    """Native mode over the prepared DataFrame: (report, split_rows,
+    merged_errors broadcast, partitions)."""
     from pyspark.sql.pandas.types import to_arrow_schema
     partial_states, split_rows = executor_functions(text, to_arrow_schema(df.schema), max_violations)
     rows = prepared.mapInArrow(partial_states, "partition long, state binary").collect()
@@ -172,4 +200,4 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
         row = int(row)
         by_partition.setdefault(row >> ROW_ID_SHIFT, {}).setdefault(row & mask, []).append((check, message))
     merged_errors = df.sparkSession.sparkContext.broadcast(by_partition)
-    return SparkValidation(report, validator, prepared, split_rows, merged_errors, len(states), inputs)
+    return report, split_rows, merged_errors, len(states)

@@ -6,7 +6,7 @@ whose Python lacks the wheel fails with MISSING_WHEEL, which names the fix,
 instead of a bare ImportError inside Spark's worker."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 # Row ids: partition index << ROW_ID_SHIFT + position, as Spark's
 # monotonically_increasing_id() numbers rows.
@@ -18,11 +18,14 @@ MISSING_WHEEL = ("griffin is not installed in this Spark executor's Python ({pyt
                  "(docs/spark.md)")
 
 
-def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int) -> Tuple[Callable, Callable]:
+def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
+                       sql_plan: Optional[tuple] = None) -> Tuple[Callable, Callable]:
     """(partial_states, split_rows): mapInArrow functions over the prepared
     DataFrame. partial_states yields one row (partition, state) per partition;
     split_rows(merged_errors, check_order, want_clean) yields a partition's
-    clean rows, or its bad rows with _griffin_row and _griffin_errors."""
+    clean rows, or its bad rows with _griffin_row and _griffin_errors.
+    `sql_plan`: SQL mode's _compiled.sql_plan() arguments: the tasks then run
+    that plan's fallback checks (griffin/spark/_sql.py) instead of all rules."""
     missing = MISSING_WHEEL
     shift = ROW_ID_SHIFT
 
@@ -34,9 +37,14 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int) 
         except ImportError as error:
             raise RuntimeError(missing.format(python=sys.executable, error=error)) from None
         cache = g.__dict__.setdefault("_spark_validators", {})
-        validator = cache.get(rules_text)
+        validator = cache.get((rules_text, sql_plan))
         if validator is None:
-            validator = cache[rules_text] = g.Validator.from_yaml(rules_text)
+            validator = g.Validator.from_yaml(rules_text)
+            if sql_plan is not None:
+                dialect, relation, stored, limit, windowless = sql_plan
+                validator = g.Validator(validator._compiled.sql_plan(dialect, relation, dict(stored), limit,
+                                                                     windowless).fallback())
+            cache[(rules_text, sql_plan)] = validator
         return validator
 
     def partition_table(batches: Any) -> Tuple[Any, int]:

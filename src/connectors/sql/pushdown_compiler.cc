@@ -27,8 +27,10 @@ std::string Join(const std::vector<std::string>& items, const char* separator) {
 
 class Compiler {
  public:
-  Compiler(const Plan& plan, const SqlDialect& dialect, const PushdownSource& source, int64_t max_violations)
-      : plan_(plan), dialect_(dialect), source_(source), max_violations_(max_violations) {
+  Compiler(const Plan& plan, const SqlDialect& dialect, const PushdownSource& source, int64_t max_violations,
+           bool engine_error_uniques)
+      : plan_(plan), dialect_(dialect), source_(source), max_violations_(max_violations),
+        engine_error_uniques_(engine_error_uniques) {
     query_.placements.resize(plan.checks().size());
     for (size_t i = 0; i < plan.checks().size(); ++i) query_.placements[i].check_index = static_cast<int>(i);
   }
@@ -235,6 +237,9 @@ class Compiler {
       exprs.push_back(types[i] == ValueType::kString ? dialect_.BytewiseString(c) : c);
       not_null.push_back(c + " IS NOT NULL");
     }
+    if (engine_error_uniques_ && IsError(index))
+      return Fallback(index, "an error unique check runs in the engine beside the other engine checks, so that "
+                             "bad rows are one union without a window over the rows");
     auto distinct = dialect_.CountDistinctTuples(exprs);
     if (!distinct) return Fallback(index, std::string(dialect_.name()) + " cannot count distinct tuples");
     CheckPlacement& placement = Push(index);
@@ -320,7 +325,7 @@ class Compiler {
   std::string RowsSql(const std::vector<std::string>& columns, const std::vector<int>& uniques) const {
     std::vector<std::string> select;
     for (const std::string& column : columns) select.push_back(Id(column));
-    select.push_back("ROW_NUMBER() OVER () - 1 AS " + std::string(kRowColumn));
+    select.push_back(dialect_.RowId() + " AS " + std::string(kRowColumn));
     std::string rows = "(SELECT " + Join(select, ", ") + " FROM " + FromWhere() + ") AS _griffin_base";
     if (uniques.empty()) return rows;
     std::vector<std::string> windows = {"_griffin_base.*"};
@@ -388,6 +393,7 @@ class Compiler {
       query_.fallback_has_pushed_bad = true;
       select.push_back("CASE WHEN " + Join(bad_terms_, " OR ") + " THEN 1 ELSE 0 END AS " + kPushedBadColumn);
       if (!bad_windows_.empty()) {  // windows reorder rows: put them back in row order
+        query_.fallback_uses_windows = true;
         from = RowsSql(Concat(columns, PushedColumns()), bad_windows_);
         order = std::string("\nORDER BY ") + kRowColumn;
       }
@@ -405,6 +411,7 @@ class Compiler {
   const SqlDialect& dialect_;
   const PushdownSource& source_;
   int64_t max_violations_;
+  bool engine_error_uniques_;
   PushdownQuery query_;
   std::vector<std::string> select_;
   std::vector<std::string> bad_terms_;  // pushed error checks' violation predicates
@@ -447,7 +454,9 @@ bool PushdownQuery::any_fallback() const {
 
 Result<PushdownQuery> CompilePushdown(const Plan& plan, const SqlDialect& dialect, const PushdownSource& source,
                                       int64_t max_violations) {
-  return Compiler(plan, dialect, source, max_violations).Compile();
+  ASSIGN_OR_RETURN(PushdownQuery query, Compiler(plan, dialect, source, max_violations, false).Compile());
+  if (!source.windowless_fallback || !query.fallback_uses_windows) return query;
+  return Compiler(plan, dialect, source, max_violations, true).Compile();
 }
 
 }  // namespace griffin::sql

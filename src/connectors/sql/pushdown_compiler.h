@@ -48,6 +48,12 @@ struct PushdownSource {
   // is null for every check (rules-v1), so string columns are judged as
   // CASE WHEN c IN (<null values>) THEN NULL ELSE c END.
   std::vector<std::string> null_values;
+  // The engine's fallback run must read the source's rows in its own order,
+  // without windows (griffin.spark: a window shuffles rows, and the engine
+  // numbers each partition's rows itself). An error-severity `unique` check,
+  // which needs a window to mark its bad rows, then runs in the engine
+  // whenever another check does.
+  bool windowless_fallback = false;
 };
 
 struct CheckPlacement {
@@ -81,6 +87,7 @@ struct PushdownQuery {
   std::string fallback_sql;
   std::vector<std::string> fallback_columns;
   bool fallback_has_pushed_bad = false;
+  bool fallback_uses_windows = false;       // _griffin_pushed_bad needs pushed error unique checks' windows
   bool any_fallback() const;
 };
 

@@ -78,5 +78,34 @@ TEST(PushdownCompiler, ScriptNamesWhereEachCheckRuns) {
   EXPECT_NE(script.find("FROM \"x; DROP TABLE y\""), std::string::npos);
 }
 
+TEST(PushdownCompiler, SparkRowIdsAreMonotonicallyIncreasingIds) {
+  auto plan = PlanOf("columns:\n  id: {type: int64, min: 0}\n");
+  PushdownQuery query = Compile(*plan, "spark", {"`v`", "", std::nullopt});
+  EXPECT_NE(query.placements[1].sample_sql.find("monotonically_increasing_id() AS _griffin_row FROM `v`"),
+            std::string::npos) << query.placements[1].sample_sql;
+  EXPECT_EQ(query.placements[1].sample_sql.find("ROW_NUMBER"), std::string::npos);
+}
+
+TEST(PushdownCompiler, WindowlessFallbackRunsErrorUniquesInTheEngine) {
+  auto plan = PlanOf("columns:\n  id: {type: int64, unique: true}\n  k: {type: int64}\n"
+                     "  s: {type: string, regex: '^a'}\nrows:\n  - name: k_unique\n    unique: [k]\n"
+                     "    severity: warn\n");
+  PushdownSource source{"`v`", "", std::nullopt};
+  PushdownQuery windows = Compile(*plan, "spark", source);
+  EXPECT_TRUE(windows.fallback_uses_windows);
+  EXPECT_TRUE(windows.placements[1].pushed);  // id.unique
+  source.windowless_fallback = true;
+  PushdownQuery query = Compile(*plan, "spark", source);
+  EXPECT_FALSE(query.fallback_uses_windows);
+  EXPECT_FALSE(query.placements[1].pushed);
+  EXPECT_NE(query.placements[1].reason.find("union"), std::string::npos);
+  EXPECT_EQ(plan->checks()[5].name, "k_unique");
+  EXPECT_TRUE(query.placements[5].pushed);  // a warning: no bad rows, no window in the fallback
+  EXPECT_EQ(query.fallback_sql.find("OVER"), std::string::npos) << query.fallback_sql;
+  // nothing falls back: the windows stay in the aggregate
+  auto pushed = PlanOf("columns:\n  id: {type: int64, unique: true}\n");
+  EXPECT_TRUE(Compile(*pushed, "spark", source).placements[1].pushed);
+}
+
 }  // namespace
 }  // namespace griffin::sql

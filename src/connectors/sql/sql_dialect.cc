@@ -147,6 +147,7 @@ class SparkDialect : public SqlDialect {
   std::optional<std::string> ExactIntegerSumText(const std::string& expr) const override {
     return "CAST(SUM(CAST(" + expr + " AS DECIMAL(38, 0))) AS STRING)";
   }
+  std::string RowId() const override { return "monotonically_increasing_id()"; }
 };
 
 }  // namespace

@@ -54,6 +54,11 @@ class SqlDialect {
   // integers exactly, in 128 bits); nullopt when the dialect's SUM can
   // overflow or round (SQLite's SUM raises "integer overflow" past int64).
   virtual std::optional<std::string> ExactIntegerSumText(const std::string& expr) const = 0;
+  // Each source row's id, `_griffin_row`, the report's `row`: default the
+  // row's 0-based position in a plain SELECT (ROW_NUMBER() OVER () - 1).
+  // Spark: monotonically_increasing_id(), the ids griffin.spark's native mode
+  // gives (partition index * 2^33 + position; Spark has no unordered window).
+  virtual std::string RowId() const { return "ROW_NUMBER() OVER () - 1"; }
 };
 
 // The dialect called `name` (postgresql, postgres, sqlite, duckdb, spark), or null.
