@@ -13,7 +13,7 @@ import griffin
 from griffin.jax import batches
 from griffin_cli import require_binary
 from kafka_harness import Stream, broker, create_topics, produce, unique
-from test_stream import wait_consumed
+from stream_harness import wait_consumed
 
 RULES = """griffin: 1
 dataset: trainfeed
