@@ -24,11 +24,9 @@ import argparse
 import json
 import os
 import pathlib
-import resource
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import pyarrow as pa
@@ -39,6 +37,8 @@ import pyarrow.parquet as pq
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "python"))
 from objectstore_servers import running_moto  # noqa: E402  (the tests' server fixture)
+sys.path.insert(0, str(REPO / "bench"))
+from wall_cpu import timed  # noqa: E402
 
 GRIFFIN = os.environ.get("GRIFFIN_BIN", str(REPO / "build" / "griffin"))
 RULES = """griffin: 1
@@ -60,19 +60,6 @@ def table(rows, start, rng):
         "label": pa.array(rng.integers(0, 2, rows)),
         "country": pa.array(rng.choice(["US", "DE", "GB", "JP", "FRA"], rows, p=[.4, .3, .15, .1499, .0001])),
     })
-
-
-def cpu_seconds():
-    """This process's CPU time plus that of its finished children (griffin)."""
-    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
-
-
-def timed(fn):
-    """(wall seconds, CPU seconds, fn's value)."""
-    started, cpu = time.perf_counter(), cpu_seconds()
-    value = fn()
-    return time.perf_counter() - started, cpu_seconds() - cpu, value
 
 
 def griffin_report(inputs, rules, env):

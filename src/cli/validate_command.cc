@@ -187,16 +187,21 @@ class Outputs {
 // changed file is compared with the schema cached last time, the differences
 // go into the report, and the new schema replaces the old. A database table
 // is the same, with its catalogue's columns and types as the schema and its
-// schema version (InputLineage::etag) in place of size and mtime.
+// schema version (InputLineage::etag) in place of size and mtime. A Delta
+// table, whose schema comes from its log, is keyed by the version read
+// (its etag "v=N") in place of size and mtime.
 Status UpdateSchemaCache(RunStore& store, const std::string& rules_sha256, const std::vector<InputLineage>& inputs,
                          Report* report) {
   for (size_t i = 0; i < inputs.size() && i < report->input_schemas.size(); ++i) {
     const InputLineage& input = inputs[i];
     const bool table = !input.schema_json.empty();
+    // A Delta table: no size, the version read as its identity (TableVersionRead).
+    const bool versioned = !table && input.size < 0 && TableVersionRead(input.path).has_value();
     const std::string& schema = table ? input.schema_json : report->input_schemas[i];
-    if ((!table && input.size < 0) || schema.empty()) continue;  // stdin has no identity to cache under
-    const SchemaCacheKey key = table ? SchemaCacheKey{input.path, 0, 0, rules_sha256, input.etag}
-                                     : SchemaCacheKey{input.path, input.size, input.mtime_ns, rules_sha256};
+    if ((!table && !versioned && input.size < 0) || schema.empty()) continue;  // stdin has no identity
+    const SchemaCacheKey key = table || versioned
+                                   ? SchemaCacheKey{input.path, 0, 0, rules_sha256, input.etag}
+                                   : SchemaCacheKey{input.path, input.size, input.mtime_ns, rules_sha256};
     ASSIGN_OR_RETURN(std::optional<std::string> cached, store.CachedSchema(key));
     if (cached && *cached == schema) continue;  // unchanged file: the cached snapshot stands
     ASSIGN_OR_RETURN(std::optional<std::string> previous, store.PreviousSchema(input.path, rules_sha256));

@@ -145,7 +145,8 @@ struct RunIdMatches {
 
 // The schema found on an input, cached per (path, size, mtime) and rules sha256.
 // A database table has no size or mtime: its key is its schema version (a hash
-// of its catalogue rows), with size and mtime 0.
+// of its catalogue rows), with size and mtime 0. A Delta table likewise: its
+// version read ("v=12", the lineage's etag), with size and mtime 0.
 struct SchemaCacheKey {
   std::string path;
   int64_t size = -1, mtime_ns = -1;

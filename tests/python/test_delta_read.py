@@ -234,3 +234,33 @@ def test_store_records_the_version_read(tmp_path):
     with sqlite3.connect(store) as db:
         etags = [row[0] for row in db.execute("SELECT etag FROM run_inputs")]
     assert etags == ["v=0"]
+
+
+def test_the_schema_cache_is_keyed_by_the_table_version(tmp_path):
+    # A rule column that appears in version 1 (schema evolution) is a schema change of
+    # the table read at its latest version; the same version again reuses the cache.
+    table = tmp_path / "t"
+    deltalake.write_deltalake(table, arrow(rows(0, 30)).drop_columns(["city"]))
+    rules_path = tmp_path / "rules.yaml"
+    rules_path.write_text(RULES)
+    store = tmp_path / "store.db"
+
+    def run():
+        done = subprocess.run([str(require_binary()), "validate", "-r", str(rules_path), str(table),
+                               "--store", str(store), "--format", "json"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode in (0, 1), done.stderr
+        return json.loads(done.stdout)
+
+    def cached():
+        import sqlite3
+        with sqlite3.connect(store) as db:
+            return [tuple(r) for r in db.execute("SELECT path, schema_version FROM schema_cache")]
+
+    assert "schema_changes" not in run()
+    assert cached() == [(str(table), "v=0")]
+    deltalake.write_deltalake(table, arrow(rows(30, 30)), mode="append", schema_mode="merge")
+    assert run()["schema_changes"] == [f"{table}: column 'city' added"]
+    assert cached() == [(str(table), "v=1")]
+    assert "schema_changes" not in run()
+    assert cached() == [(str(table), "v=1")]

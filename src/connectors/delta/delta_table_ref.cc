@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "connectors/delta/delta_object_probe.h"
+#include "connectors/objectstore/object_store.h"
 #include "connectors/objectstore/object_uri.h"
 #include "util/value_parse.h"
 
@@ -41,8 +43,9 @@ bool HasDeltaPrefix(std::string_view input) {
 
 bool IsDeltaInput(std::string_view input) {
   if (HasDeltaPrefix(input)) return true;
-  if (input.find("://") != std::string_view::npos && input.substr(0, 7) != "file://") return false;
   std::string_view location = SplitTimeTravel(input).first;
+  if (IsObjectStoreUri(location)) return ObjectPrefixHoldsDeltaLog(location);
+  if (input.find("://") != std::string_view::npos && input.substr(0, 7) != "file://") return false;
   if (location.substr(0, 7) == "file://") location.remove_prefix(7);
   return !location.empty() && HoldsDeltaLog(std::string(location));
 }
@@ -68,11 +71,20 @@ Result<DeltaTableRef> ParseDeltaTableRef(std::string_view input) {
   if (IsObjectStoreUri(location)) {
     ASSIGN_OR_RETURN(ObjectUri uri, ParseObjectUri(location));
     ref.location = uri.Display();
-    if (!uri.endpoint.empty()) {
-      const std::string endpoint =
-          uri.endpoint.find("://") == std::string::npos ? "https://" + uri.endpoint : uri.endpoint;
+    // The endpoint the object reader uses (?endpoint=, else AWS_ENDPOINT_URL_S3 /
+    // AWS_ENDPOINT_URL or STORAGE_EMULATOR_HOST), in object_store's keys.
+    ASSIGN_OR_RETURN(ClientSettings settings, ClientSettingsFor(uri));
+    if (!settings.endpoint_host_port.empty()) {
+      const std::string endpoint = settings.endpoint_scheme + "://" + settings.endpoint_host_port;
       ref.store_options.emplace_back(uri.scheme == "s3" ? "aws_endpoint" : "google_base_url", endpoint);
+      if (uri.scheme == "gs" && settings.endpoint_scheme == "http") ref.store_options.emplace_back("allow_http", "true");
     }
+    // An emulator is reached without credentials, as the object reader reaches it: object_store's
+    // way is a service account key that disables OAuth (reads and writes send no token).
+    if (uri.scheme == "gs" && settings.anonymous)
+      ref.store_options.emplace_back(
+          "google_service_account_key",
+          R"({"private_key": "", "private_key_id": "", "client_email": "", "disable_oauth": true})");
     if (!uri.region.empty()) ref.store_options.emplace_back("aws_region", uri.region);
   } else if (location.find("://") != std::string_view::npos && location.substr(0, 7) != "file://") {
     return Status::UsageError(shown + ": a Delta table is a local folder, s3:// or gs://");

@@ -45,6 +45,16 @@ TEST(DeltaTableRefTest, ObjectStoreQueryBecomesStoreOptions) {
   EXPECT_EQ(s3->display, "delta:s3://bucket/tables/e@v=3");  // the query (endpoint) is not shown
 }
 
+TEST(DeltaTableRefTest, AnEmulatorsEndpointMakesAnAnonymousPlainHttpClient) {
+  auto gs = ParseDeltaTableRef("delta:gs://bucket/t?endpoint=http://127.0.0.1:4443");
+  ASSERT_TRUE(gs.ok()) << gs.status().message();
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"google_base_url", "http://127.0.0.1:4443"}, {"allow_http", "true"},
+      {"google_service_account_key",
+       R"({"private_key": "", "private_key_id": "", "client_email": "", "disable_oauth": true})"}};
+  EXPECT_EQ(gs->store_options, expected);
+}
+
 TEST(DeltaTableRefTest, WrongSuffixesAreUsageErrors) {
   for (const char* input : {"delta:/t@v=x", "delta:/t@v=-1", "delta:/t@ts=yesterday", "delta:", "delta:/t@v=",
                             "delta:http://h/t", "delta:s3://bucket/t?colour=red"}) {
@@ -64,7 +74,7 @@ TEST(DeltaTableRefTest, AFolderHoldingADeltaLogIsATable) {
   EXPECT_TRUE(IsDeltaInput("delta:" + dir.Path("nothing")));  // the prefix claims it; opening says what is wrong
   EXPECT_FALSE(IsDeltaInput(dir.Path("plain")));
   EXPECT_FALSE(IsDeltaInput(dir.Path("missing")));
-  EXPECT_FALSE(IsDeltaInput("s3://bucket/t"));
+  EXPECT_FALSE(IsDeltaInput("s3://bucket/t.parquet"));  // an object by its extension: no request
   EXPECT_FALSE(IsDeltaInput("data.csv"));
 }
 
