@@ -11,7 +11,7 @@ pushdown's `ran_in` / `ran_in_reason`, which say where each check ran.
 The rows hold NULLs, NaN, +-inf, -0.0, unicode (combining marks, emoji), empty
 strings, int64 and date boundaries and duplicates. What a database stores
 differently is applied to the reference file explicitly (docs/sources.md):
-SQLite stores NaN as NULL and has no date or boolean type (dates are ISO text
+SQLite stores NaN as NULL (and -0.0 as 0.0) and has no date or boolean type (dates are ISO text
 there, and the rules have no bool column for it); NUMERIC/DECIMAL arrive as text.
 """
 import datetime
@@ -320,7 +320,9 @@ def rule_files(draw):
 
 
 def arrow_table(columns, nan_as_null):
+    """The rows; for SQLite (nan_as_null) as it stores them: NaN as NULL, -0.0 as 0.0."""
     f = [None if nan_as_null and v is not None and math.isnan(v) else v for v in columns["f"]]
+    f = [0.0 if nan_as_null and v == 0 else v for v in f]
     return pa.table({"i": pa.array(columns["i"], pa.int64()), "f": pa.array(f, pa.float64()),
                      "s": pa.array(columns["s"], pa.string())})
 
@@ -348,5 +350,10 @@ def test_random_rules_and_tables_give_the_scan_report(tmp_path, columns, rules_t
         uri = duckdb_table(tmp_path, rows)
     else:
         uri = postgresql_table(tmp_path, rows, table="prop")
-    assert comparable(report(rules, uri, "--mode", "pushdown")) == comparable(report(rules, uri))
+    scan = comparable(report(rules, uri))
+    assert comparable(report(rules, uri, "--mode", "pushdown")) == scan
+    # ... and both equal griffin validate on the same rows as a Parquet file.
+    parquet = tmp_path / "rows.parquet"
+    pq.write_table(rows, parquet)
+    assert comparable(report(rules, parquet)) == scan
 
