@@ -203,11 +203,17 @@ def test_thread_start_failure_is_an_error_or_fewer_threads_not_an_abort(tmp_path
                "--threads", "1024", "--batch-rows", "100"]
     free = subprocess.run(command, capture_output=True, timeout=120)
     assert free.returncode == 0, free
-    # 256 MiB stacks in 4 GiB: a dozen workers start, the rest are refused.
+    # 256 MiB stacks in 4 GiB: a dozen workers start, the rest are refused. What the
+    # stacks leave of the address space may then be too little for the heap (CI, on a
+    # loaded machine, once aborted on an uncaught std::bad_alloc here): that is one
+    # line and exit 3, never an abort.
     some = limited_run(command, 256, 4096)
-    assert some.returncode == 0 and some.stderr == b"", some
-    strip = lambda out: {k: v for k, v in json.loads(out).items() if k not in ("run_id", "elapsed_s")}
-    assert strip(some.stdout) == strip(free.stdout)
+    if some.returncode == 3:
+        assert some.stderr == b"griffin: out of memory\n", some
+    else:
+        assert some.returncode == 0 and some.stderr == b"", some
+        strip = lambda out: {k: v for k, v in json.loads(out).items() if k not in ("run_id", "elapsed_s")}
+        assert strip(some.stdout) == strip(free.stdout)
     # 1 GiB stacks in 1.5 GiB: not one worker starts.
     none = limited_run(command, 1024, 1536)
     assert none.returncode == 3, none

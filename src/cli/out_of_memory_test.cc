@@ -1,0 +1,49 @@
+#include "cli/out_of_memory.h"
+
+#include <sys/resource.h>
+
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace griffin {
+namespace {
+
+// ASan's allocator reserves terabytes of address space and reports a failed
+// allocation itself, so these run in the Release and fuzz builds only.
+#if !defined(__SANITIZE_ADDRESS__)
+
+// Allocates far past a 1 GiB address-space limit.
+void AllocateTooMuch() {
+  rlimit limit{1L << 30, 1L << 30};
+  setrlimit(RLIMIT_AS, &limit);
+  std::vector<std::vector<char>> blocks;
+  for (int i = 0; i < 64; ++i) blocks.emplace_back(size_t{64} << 20, 'x');
+}
+
+TEST(OutOfMemoryDeathTest, IsOneLineAndExit3) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ExitOnOutOfMemory();
+        AllocateTooMuch();
+      },
+      testing::ExitedWithCode(3), "^griffin: out of memory\n$");
+}
+
+TEST(OutOfMemoryDeathTest, OnAWorkerThreadToo) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ExitOnOutOfMemory();
+        std::thread worker(AllocateTooMuch);
+        worker.join();
+      },
+      testing::ExitedWithCode(3), "^griffin: out of memory\n$");
+}
+
+#endif  // !__SANITIZE_ADDRESS__
+
+}  // namespace
+}  // namespace griffin
