@@ -48,7 +48,7 @@ SELECT CASE WHEN i % 50000 = 7 THEN 'T' || (i - 1) ELSE 'T' || i END AS txn_id,
        timestamptz '2024-01-01 00:00:00+00' + (i % 86400) * interval '1 second' AS created_at,
        CASE WHEN i % 2003 = 0 THEN 'USA' ELSE (ARRAY['US', 'DE', 'FR', 'JP'])[1 + i % 4] END AS country,
        CASE WHEN i % 10 = 0 THEN 'refund' ELSE 'sale' END AS kind
-FROM generate_series(1, ROWS) AS i;
+FROM generate_series(1::bigint, ROWS) AS i;
 ANALYZE {TABLE};
 """
 

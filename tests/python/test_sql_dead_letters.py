@@ -88,13 +88,36 @@ def test_quarantine_to_a_table_holds_the_quarantine_file_rows(engine, rules, tmp
     assert len(stored) == json.loads(to_file.stdout)["bad_rows"]
 
 
-def test_a_killed_run_leaves_no_table(rules, tmp_path):  # noqa: F811
+def no_sqlite_table(tmp_path):
+    import sqlite3
+    if (tmp_path / "dl.db").exists():
+        with sqlite3.connect(tmp_path / "dl.db") as connection:
+            assert connection.execute("SELECT name FROM sqlite_master").fetchall() == []
+
+
+def no_postgresql_table(tmp_path):
+    import adbc_driver_postgresql.dbapi as dbapi
+    with dbapi.connect(PG_URI) as connection, connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass('griffin_dead.killed') IS NULL")
+        assert cursor.fetchone()[0] is True
+
+
+KILLED_SINKS = {
+    "sqlite": (lambda tmp_path: f"sqlite://{tmp_path}/dl.db?table=bad_rows", no_sqlite_table),
+    "postgresql": (lambda tmp_path: postgresql_uri(tmp_path, "killed"), no_postgresql_table),
+}
+
+
+@pytest.mark.parametrize("engine", sorted(KILLED_SINKS))
+def test_a_killed_run_leaves_no_table(engine, rules, tmp_path):  # noqa: F811
     """The input is a FIFO that never ends: the run is killed mid-way, after
     bad rows went to the quarantine's spool, before its one commit."""
+    sink, no_table = KILLED_SINKS[engine]
+    quarantine = sink(tmp_path)
     fifo = tmp_path / "rows.csv"
     os.mkfifo(fifo)
     command = [str(require_binary()), "validate", "-r", str(rules), str(fifo), "--no-store", "--batch-rows", "1",
-               "--quarantine", f"sqlite://{tmp_path}/dl.db?table=bad_rows"]
+               "--quarantine", quarantine]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(fifo, "w") as writer:
         writer.write("id,x,s,n,k\n")
@@ -105,11 +128,7 @@ def test_a_killed_run_leaves_no_table(rules, tmp_path):  # noqa: F811
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
     assert process.returncode == -signal.SIGKILL
-    import sqlite3
-    if (tmp_path / "dl.db").exists():
-        with sqlite3.connect(tmp_path / "dl.db") as connection:
-            tables = connection.execute("SELECT name FROM sqlite_master").fetchall()
-        assert tables == []
+    no_table(tmp_path)
 
 
 def test_an_ingest_that_fails_is_exit_3_and_adds_no_rows(rules, tmp_path):  # noqa: F811
