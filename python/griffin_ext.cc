@@ -28,6 +28,7 @@
 #include "report/json_writer.h"
 #include "store/store_records.h"
 #include "py_arrow.h"
+#include "py_delta.h"
 #include "py_errors.h"
 #include "py_feature_stream.h"
 #include "py_hash.h"
@@ -388,6 +389,7 @@ NB_MODULE(_griffin, m) {
   griffin::python::BindFeatureStream(m);
   griffin::python::BindHash(m);
   griffin::python::BindObjectStores(m);
+  griffin::python::BindDelta(m);
 
   nb::class_<PySqlPlan>(m, "_SqlPlan")
       .def_prop_ro("aggregate_sql", &PySqlPlan::aggregate_sql)

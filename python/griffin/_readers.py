@@ -13,7 +13,11 @@ delimiter, quote, header, null_values) as the engine's readers do:
 - Parquet and Arrow IPC (file or stream format): as stored.
 
 Paths may be s3:// and gs:// URIs (objects, or prefixes that expand to their
-objects as the CLI expands them; griffin/_objects.py).
+objects as the CLI expands them; griffin/_objects.py), and Delta tables
+("delta:PATH", a folder or prefix holding _delta_log, `@v=N` / `@ts=...`),
+read whole through the engine's Delta reader (delta-kernel-rs: deletion
+vectors applied, the version the path names), every column as the table types
+it, as the CLI's --clean/--quarantine keep them.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pyarrow as pa
 
-from . import _objects
+from . import _griffin, _objects
 
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json",
                ".parquet": "parquet", ".arrow": "arrow", ".feather": "arrow", ".ipc": "arrow"}
@@ -48,6 +52,9 @@ def expand_paths(paths: List[str]) -> List[str]:
     hidden entries skipped, sorted (as the CLI expands them)."""
     out: List[str] = []
     for path in paths:
+        if is_delta(path):   # a table, not its folder's Parquet files
+            out.append(path)
+            continue
         if _objects.is_object_uri(path):
             out += _objects.expand(path)
             continue
@@ -61,6 +68,17 @@ def expand_paths(paths: List[str]) -> List[str]:
                       if not f.startswith(".") and detect_format(f) is not None]
         out += sorted(found)
     return out
+
+
+def is_delta(path: str) -> bool:
+    """True when the engine reads `path` as a Delta table (as the CLI decides)."""
+    return bool(_griffin.is_delta_input(path))
+
+
+def delta_reader(path: str) -> pa.RecordBatchReader:
+    """A Delta table's rows at the version `path` names, through the engine's reader."""
+    capsule, _version = _griffin.delta_scan(path)
+    return pa.RecordBatchReader._import_from_c_capsule(capsule)
 
 
 def format_of(path: str, source: Dict[str, Any]) -> str:
@@ -147,7 +165,11 @@ def open_csv_batches(path: str, fmt: str, source: Dict[str, Any], skipped: List[
 
 def open_batches(path: str, source: Dict[str, Any], batch_rows: int,
                  skipped: List[Optional[int]]) -> Iterator[pa.RecordBatch]:
-    """One input file as a stream of record batches (any sizes)."""
+    """One input file (or Delta table) as a stream of record batches (any sizes)."""
+    if is_delta(path):
+        with delta_reader(path) as reader:
+            yield from reader
+        return
     fmt = format_of(path, source)
     if fmt in ("csv", "tsv"):
         yield from open_csv_batches(path, fmt, source, skipped)
@@ -184,6 +206,9 @@ def _ipc_batches(path: str) -> Iterator[pa.RecordBatch]:
 
 def read_table(path: str, source: Dict[str, Any], skipped: List[Optional[int]]) -> pa.Table:
     """One input file as a whole Table (see the module docstring for types)."""
+    if is_delta(path):
+        with delta_reader(path) as reader:
+            return reader.read_all()
     batches = list(open_batches(path, source, 1 << 20, skipped))
     if batches:
         return pa.Table.from_batches(batches)
