@@ -152,6 +152,8 @@ def test_bad_tables_raise_input_error_with_the_clis_line(tmp_path, case):
     assert cli.stderr.count("\n") == 1 and cli.stderr.startswith("griffin: "), cli.stderr
     line = cli.stderr[len("griffin: "):].rstrip("\n")
     assert target.split("@")[0].removeprefix("delta:") in line
+    if case == "missing version":
+        assert line.endswith("@v=9: no version 9 (the latest version is 1)"), line
     validator = griffin.Validator.from_yaml(RULES)
     with pytest.raises(griffin.InputError) as raised:
         validator.validate(target)

@@ -1,5 +1,8 @@
 #include "connectors/delta/delta_snapshot.h"
 
+#include <string>
+#include <vector>
+
 #include <arrow/c/abi.h>
 #include <arrow/c/bridge.h>
 
@@ -13,6 +16,21 @@ std::string TakeError(char* error) {
   std::string message = error ? error : "unknown error";
   griffin_delta_free_string(error);
   return message;
+}
+
+// The table's latest version, or -1 when the kernel cannot open it.
+int64_t LatestVersion(const DeltaTableRef& ref, const std::vector<const char*>& keys,
+                      const std::vector<const char*>& values) {
+  char* error = nullptr;
+  GriffinDeltaSnapshot* handle = griffin_delta_open(ref.location.c_str(), GRIFFIN_DELTA_LATEST, 0, keys.data(),
+                                                    values.data(), keys.size(), &error);
+  if (!handle) {
+    griffin_delta_free_string(error);
+    return -1;
+  }
+  const int64_t version = griffin_delta_snapshot_version(handle);
+  griffin_delta_snapshot_free(handle);
+  return version;
 }
 
 }  // namespace
@@ -42,7 +60,18 @@ Result<std::unique_ptr<DeltaSnapshot>> DeltaSnapshot::Open(const DeltaTableRef& 
   char* error = nullptr;
   GriffinDeltaSnapshot* handle =
       griffin_delta_open(ref.location.c_str(), mode, value, keys.data(), values.data(), keys.size(), &error);
-  if (!handle) return Status::InputError(KernelErrorMessage(ref.display, TakeError(error)));
+  if (!handle) {
+    std::string message = KernelErrorMessage(ref.display, TakeError(error));
+    // Past the end of the log the kernel names the first version missing ("Table
+    // version 2 is missing"), not the one asked for: say which and what the latest is.
+    if (ref.version) {
+      const int64_t latest = LatestVersion(ref, keys, values);
+      if (latest >= 0 && *ref.version > latest)
+        message = ref.display + ": no version " + std::to_string(*ref.version) + " (the latest version is " +
+                  std::to_string(latest) + ")";
+    }
+    return Status::InputError(message);
+  }
   std::unique_ptr<DeltaSnapshot> snapshot(new DeltaSnapshot(handle, ref.display));
   snapshot->version_ = griffin_delta_snapshot_version(handle);
   ArrowSchema c_schema;

@@ -62,6 +62,9 @@ TEST(DeltaSnapshotTest, MissingTablesVersionsAndLogFilesAreInputErrorsNamingTheT
         << opened.status().message();
     EXPECT_EQ(opened.status().message().find('\n'), std::string::npos);
   }
+  auto past_the_end = OpenAt(table + "@v=7");
+  ASSERT_FALSE(past_the_end.ok());
+  EXPECT_EQ(past_the_end.status().message(), "delta:" + table + "@v=7: no version 7 (the latest version is 2)");
   std::filesystem::remove(table + "/_delta_log/00000000000000000001.json");
   auto gap = OpenAt(table);
   ASSERT_FALSE(gap.ok());
