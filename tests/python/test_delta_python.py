@@ -13,6 +13,7 @@ import pytest
 
 import delta_tables
 import griffin
+import griffin.jax
 from objectstore_servers import s3_server  # noqa: F401 (fixture)
 from test_delta_objectstore import upload
 from test_delta_read import RULES, arrow, rows, validate as run_cli
@@ -113,6 +114,20 @@ def test_split_and_iter_batches_equal_the_clis_delta_outputs(tmp_path, kind):
         assert batch_clean.num_rows == batch_report.rows - batch_report.bad_rows
         seen.append(batch_report.rows)
     assert sum(seen) == count and max(seen) == 32
+
+
+def test_jax_batches_of_a_table_are_the_clis_clean_rows(tmp_path):
+    table = tmp_path / "t"
+    delta_tables.write_deletion_vector_table(table, arrow(rows(0, 30)), arrow(rows(30, 20)), [3, 7], [0, 5])
+    strict = RULES.replace("  amount:\n    type: float64\n", "  amount:\n    type: float64\n    not_null: true\n")
+    assert strict != RULES
+    validator = griffin.Validator.from_yaml(strict)
+    fed = griffin.jax.batches(f"delta:{table}", validator, columns=["id", "amount"], batch_size=8,
+                              drop_remainder=False)
+    ids = [int(i) for batch in fed for i in batch["id"].tolist()]
+    cli_clean, _ = cli_outputs(tmp_path, f"delta:{table}")  # RULES: amount has no nulls here
+    assert ids and sorted(ids) == sorted(cli_clean["id"].to_pylist())
+    assert not {3, 7, 30, 35} & set(ids)
 
 
 def test_a_table_in_s3_through_validate_split_and_iter_batches(s3_env, tmp_path):
