@@ -63,6 +63,7 @@ class PyResult {
   int64_t bad_rows() const { return result_.report.bad_rows; }
   double quality_score() const { return result_.report.quality_score; }
   bool passed() const { return result_.report.passed; }
+  bool pushdown() const { return result_.pushdown; }  // no per-row verdicts
   // The bad rows' 0-based indices (int64, ascending) as a new numpy array.
   nb::ndarray<nb::numpy, int64_t, nb::ndim<1>> bad_row_indices() const { return Int64Array(result_.bad_row_indices); }
   // bad_row_indices()[i]'s errors are entries [offsets[i], offsets[i + 1]) of
@@ -107,9 +108,12 @@ class PyValidator {
     return PyValidator(ValueOrRaise(griffin::Validator::FromText(text, name)));
   }
 
+  // `mode`: "scan", "pushdown" (docs/sql.md; the CLI's code path, so the
+  // report is `griffin validate --mode pushdown`'s), or "" for source.mode.
   PyResult ValidatePaths(const std::vector<std::string>& paths, int64_t max_violations, int threads,
-                         int64_t batch_rows, bool collect_bad_rows) const {
-    const griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+                         int64_t batch_rows, bool collect_bad_rows, const std::string& mode) const {
+    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+    options.mode = mode;
     Result<griffin::ValidationResult> result = Status::Internal("not run");
     {
       nb::gil_scoped_release release;
@@ -121,10 +125,11 @@ class PyValidator {
   // `row_offset`: the first row's id (a part of a larger input, e.g. a Spark
   // partition): the report and bad_row_indices number rows from it.
   PyResult ValidateStream(nb::handle capsule, const std::string& name, int64_t max_violations, int threads,
-                          int64_t batch_rows, bool collect_bad_rows, int64_t row_offset) const {
+                          int64_t batch_rows, bool collect_bad_rows, int64_t row_offset, const std::string& mode) const {
     std::shared_ptr<arrow::RecordBatchReader> reader = griffin::python::ImportStreamCapsule(capsule, name);
     griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
     options.row_offset = row_offset;
+    options.mode = mode;  // only "scan" runs; "pushdown" is refused
     Result<griffin::ValidationResult> result = Status::Internal("not run");
     {
       nb::gil_scoped_release release;
@@ -373,6 +378,7 @@ NB_MODULE(_griffin, m) {
       .def_prop_ro("bad_rows", &PyResult::bad_rows)
       .def_prop_ro("quality_score", &PyResult::quality_score)
       .def_prop_ro("passed", &PyResult::passed)
+      .def_prop_ro("pushdown", &PyResult::pushdown)
       .def("bad_row_indices", &PyResult::bad_row_indices)
       .def("bad_error_offsets", &PyResult::bad_error_offsets)
       .def("bad_error_checks", &PyResult::bad_error_checks)
@@ -403,10 +409,10 @@ NB_MODULE(_griffin, m) {
       .def_static("from_file", &PyValidator::FromFile, nb::arg("path"))
       .def_static("from_text", &PyValidator::FromText, nb::arg("text"), nb::arg("name"))
       .def("validate_paths", &PyValidator::ValidatePaths, nb::arg("paths"), nb::arg("max_violations"),
-           nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"))
+           nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"), nb::arg("mode") = "scan")
       .def("validate_stream", &PyValidator::ValidateStream, nb::arg("capsule"), nb::arg("name"),
            nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"),
-           nb::arg("row_offset") = 0)
+           nb::arg("row_offset") = 0, nb::arg("mode") = "scan")
       .def("record_run", &PyValidator::RecordRun, nb::arg("result"), nb::arg("store_uri"), nb::arg("inputs"),
            nb::arg("input_rows"), nb::arg("origin"))
       .def("partial", &PyValidator::Partial, nb::arg("capsule"), nb::arg("name"), nb::arg("row_offset"),

@@ -56,6 +56,8 @@ class Report:
     def _require_rows(self, what: str) -> None:
         if self._merged:
             raise ValueError("%s: a report merged from partial states has no per-row verdicts" % what)
+        if self._result.pushdown:
+            raise ValueError("%s: a pushdown report has no per-row verdicts (validate with mode=\"scan\")" % what)
 
     @property
     def index(self) -> Any:
@@ -220,7 +222,7 @@ class Validator:
         return self._compiled.rules_sha256
 
     def validate(self, data: Any, max_violations: int = DEFAULT_MAX_VIOLATIONS, threads: int = 0,
-                 batch_rows: int = 65536) -> Report:
+                 batch_rows: int = 65536, mode: str | None = None) -> Report:
         """Validate `data` and return a Report.
 
         `data`: a path or a list of paths (files or directories, as the CLI
@@ -234,16 +236,28 @@ class Validator:
         types) or InputError (unreadable input), with the CLI's messages.
 
         For a large file read in chunks, validate each chunk (rows in each
-        report are numbered within the chunk), or use iter_batches()."""
+        report are numbered within the chunk), or use iter_batches().
+
+        `mode` (database URIs, docs/sql.md): "scan" streams every row through
+        the engine; "pushdown" runs the checks SQL can judge exactly in the
+        database and the rest in the engine, as `griffin validate --mode
+        pushdown` does, into the same report (each check says where it ran in
+        `ran_in`); it has no per-row verdicts (bad_row_mask() and split()
+        raise). None: the rule file's `source.mode` for paths, else "scan".
+        Pushdown takes one postgresql://, sqlite:// or duckdb:// URI and no
+        `source.incremental`; anything else raises RuleError."""
+        if mode is not None and not isinstance(mode, str):
+            raise TypeError("mode: expected \"scan\", \"pushdown\" or None, got %s" % type(mode).__name__)
         if isinstance(data, (str, _os.PathLike)):
             data = [data]
         if isinstance(data, (list, tuple)) and all(isinstance(p, (str, _os.PathLike)) for p in data):
             paths = [_os.fspath(p) for p in data]
-            result = self._compiled.validate_paths(paths, max_violations, threads, batch_rows, True)
+            result = self._compiled.validate_paths(paths, max_violations, threads, batch_rows, True, mode or "")
             return Report(result, self._compiled.source, paths)
         name = _frames.input_name(data)
         capsule = _frames.arrow_stream(data)
-        result = self._compiled.validate_stream(capsule, name, max_violations, threads, batch_rows, True)
+        result = self._compiled.validate_stream(capsule, name, max_violations, threads, batch_rows, True,
+                                                mode=mode or "scan")
         return Report(result, labels=_frames.row_labels(data), dtypes=_frames.pandas_dtypes(data))
 
     def partial(self, data: Any, row_offset: int = 0, max_violations: int = DEFAULT_MAX_VIOLATIONS,

@@ -1,6 +1,6 @@
 import os
 import ssl
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -54,6 +54,7 @@ class Validator:
         max_violations: int = ...,
         threads: int = 0,
         batch_rows: int = 65536,
+        mode: Optional[Literal["scan", "pushdown"]] = None,
     ) -> Report: ...
 
 def profile(data: Any, threads: int = 0, batch_rows: int = 65536) -> Dict[str, Any]: ...

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "connectors/sql/pushdown_runner.h"
 #include "exec/engine.h"
 #include "io/arrow_source.h"
 #include "io/source_registry.h"
@@ -77,6 +78,8 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
                                                   const ValidationOptions& options) const {
   RETURN_IF_ERROR(CheckValidationOptions(options));
   if (paths.empty()) return Status::UsageError("no input paths given");
+  ASSIGN_OR_RETURN(const bool pushdown, sql::ChoosePushdown(options.mode, plan_->rules()));
+  if (pushdown) return RunPushdown(paths, options);
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
   ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, ReadOptionsFromRules(*plan_, options.batch_rows)));
   std::vector<std::string> shown;
@@ -85,6 +88,20 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   for (size_t i = 0; i < inputs.size(); ++i)  // tables (Delta): the version read
     if (std::optional<int64_t> version = TableVersionRead(inputs[i]))
       result.report.table_versions.push_back({shown[i], "input", *version});
+  return result;
+}
+
+Result<ValidationResult> Validator::RunPushdown(const std::vector<std::string>& paths,
+                                                const ValidationOptions& options) const {
+  RETURN_IF_ERROR(sql::CheckPushdownInputs(paths, plan_->rules()));
+  RunOptions run_options;
+  run_options.threads = options.threads;
+  run_options.max_violations = options.max_violations;
+  ValidationResult result;
+  result.pushdown = true;
+  ASSIGN_OR_RETURN(result.report, sql::RunPushdown(plan_, paths[0], ReadOptionsFromRules(*plan_, options.batch_rows),
+                                                   run_options));
+  result.report.inputs = {RedactUri(paths[0])};
   return result;
 }
 
@@ -103,6 +120,8 @@ Result<ValidationResult> Validator::ValidateReader(std::shared_ptr<arrow::Record
                                                    const std::string& name,
                                                    const ValidationOptions& options) const {
   RETURN_IF_ERROR(CheckValidationOptions(options));
+  ASSIGN_OR_RETURN(const bool pushdown, sql::ChoosePushdown(options.mode.empty() ? "scan" : options.mode, rules()));
+  if (pushdown) RETURN_IF_ERROR(sql::CheckPushdownInputs({}, rules()));  // refused: Arrow data is no database
   auto source = OpenRecordBatchReaderSource(std::move(reader), name,
                                             ReadOptionsFromRules(*plan_, options.batch_rows));
   return Run(*source, {name}, options);

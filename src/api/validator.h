@@ -50,6 +50,10 @@ struct ValidationOptions {
   // When set, receives the run's partial state (src/exec/partial_state.h),
   // which MergePartials merges with the other parts' into the whole's report.
   std::string* partial_state = nullptr;
+  // Database inputs (docs/sql.md): "scan", "pushdown", or "" for the rule
+  // file's source.mode (else scan). Pushdown takes one database URI in
+  // ValidatePaths (sql::CheckPushdownInputs); other inputs refuse it.
+  std::string mode = "scan";
 };
 
 struct ValidationResult {
@@ -63,6 +67,9 @@ struct ValidationResult {
   // Malformed rows (text inputs): their 0-based input rows, ascending, and raw text.
   std::vector<int64_t> malformed_rows;
   std::vector<std::string> malformed_raw;
+  // Ran in pushdown mode: only counts and samples were read, so the per-row
+  // fields above are empty.
+  bool pushdown = false;
 };
 
 class Validator {
@@ -73,7 +80,8 @@ class Validator {
                                                            const std::string& display_name);
 
   // Paths as the CLI takes them (files, directories); read options from the
-  // rule file's `source`.
+  // rule file's `source`. In pushdown mode (options.mode), the report is
+  // `griffin validate --mode pushdown`'s (sql::RunPushdown).
   Result<ValidationResult> ValidatePaths(const std::vector<std::string>& paths,
                                          const ValidationOptions& options) const;
   // CSV, TSV or JSON lines held in memory (a request body), read in place;
@@ -112,6 +120,7 @@ class Validator {
 
  private:
   explicit Validator(std::shared_ptr<const Plan> plan) : plan_(std::move(plan)) {}
+  Result<ValidationResult> RunPushdown(const std::vector<std::string>& paths, const ValidationOptions& options) const;
   Result<ValidationResult> Run(InputSource& source, std::vector<std::string> inputs,
                                const ValidationOptions& options) const;
 

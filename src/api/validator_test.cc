@@ -4,7 +4,10 @@
 
 #include <arrow/api.h>
 
+#include "connectors/sql/pushdown_runner.h"
+#include "connectors/sql/sqlite_test_util.h"
 #include "exec/engine.h"
+#include "io/io_test_util.h"
 #include "report/json_writer.h"
 
 namespace griffin {
@@ -183,6 +186,48 @@ TEST(ValidatorTest, ValidatesTextInMemory) {
   ASSERT_FALSE(header.ok());
   EXPECT_EQ(header.status().code(), StatusCode::kInputError);
   EXPECT_EQ(header.status().message().rfind("<body>:1: duplicate column name", 0), 0u) << header.status().message();
+}
+
+// mode pushdown runs sql::RunPushdown, the CLI's code path: the same report
+// (ran_in says where each check ran), no per-row verdicts; scan, the default,
+// gives the same counts row by row.
+TEST(ValidatorTest, PushdownModeIsTheCliPushdownRun) {
+  griffin::testing::TempDir dir;
+  const std::string file = dir.Path("app.db");
+  sql::testing::ExecSqlite(file, "CREATE TABLE t(id TEXT, amount REAL);"
+                                 "INSERT INTO t VALUES ('a', 1), ('b', -2), ('a', 3), ('c', 4), (NULL, 5);");
+  const std::string uri = "sqlite://" + file + "?table=t";
+  auto validator = Validator::FromText(kRules, "<test>");
+  ASSERT_TRUE(validator.ok()) << validator.status().message();
+  ValidationOptions options;
+  options.mode = "pushdown";
+  auto pushed = (*validator)->ValidatePaths({uri}, options);
+  ASSERT_TRUE(pushed.ok()) << pushed.status().message();
+  EXPECT_TRUE(pushed->pushdown);
+  EXPECT_TRUE(pushed->bad_row_indices.empty());
+  auto direct = sql::RunPushdown((*validator)->shared_plan(), uri, ReadOptions(), RunOptions());
+  ASSERT_TRUE(direct.ok()) << direct.status().message();
+  direct->elapsed_s = pushed->report.elapsed_s;
+  direct->inputs = {uri};
+  EXPECT_EQ(ReportToJson(pushed->report), ReportToJson(*direct));
+  EXPECT_EQ(pushed->report.bad_rows, 3);
+  EXPECT_EQ(pushed->report.checks[0].ran_in, "database");
+
+  options.mode = "scan";
+  auto scanned = (*validator)->ValidatePaths({uri}, options);
+  ASSERT_TRUE(scanned.ok()) << scanned.status().message();
+  EXPECT_FALSE(scanned->pushdown);
+  EXPECT_EQ(scanned->bad_row_indices, (std::vector<int64_t>{1, 2, 4}));
+  EXPECT_EQ(scanned->report.bad_rows, pushed->report.bad_rows);
+  EXPECT_EQ(scanned->report.checks[0].ran_in, "");
+
+  options.mode = "pushdown";  // not a database: refused, as the CLI refuses it
+  auto refused = (*validator)->ValidateReader(Reader(), "<mem>", options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kUsageError);
+  EXPECT_NE(refused.status().message().find("validates one database input"), std::string::npos);
+  options.mode = "";  // the rule file's source.mode: none here, so scan
+  EXPECT_TRUE((*validator)->ValidateReader(Reader(), "<mem>", options).ok());
 }
 
 }  // namespace

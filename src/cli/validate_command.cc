@@ -35,7 +35,6 @@
 #include "store/store_records.h"
 #include "cli/validate_html.h"
 #include "connectors/sql/pushdown_runner.h"
-#include "connectors/sql/sql_uri.h"
 #include "sinks/output_guard.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
@@ -83,20 +82,11 @@ struct PreparedRun {
 // --mode (else the rule file's source.mode, else scan); pushdown takes one
 // database input and writes no per-row outputs.
 Status ChooseMode(const ValidateArgs& args, PreparedRun* prepared) {
-  const std::string& mode = args.mode.empty() ? prepared->rules.source.mode : args.mode;
-  if (!mode.empty() && mode != "scan" && mode != "pushdown")
-    return Status::UsageError("--mode: expected scan or pushdown, got '" + mode + "'");
-  prepared->pushdown = mode == "pushdown";
+  ASSIGN_OR_RETURN(prepared->pushdown, sql::ChoosePushdown(args.mode, prepared->rules));
   if (!prepared->pushdown) return Status::OK();
-  const std::string& input = prepared->inputs.empty() ? std::string() : prepared->inputs[0];
-  const size_t scheme_end = input.find("://");
-  if (prepared->inputs.size() != 1 || scheme_end == std::string::npos ||
-      !sql::SqlEngineForScheme(input.substr(0, scheme_end)))
-    return Status::UsageError("--mode pushdown validates one database input (postgresql://, sqlite://, duckdb://)");
+  RETURN_IF_ERROR(sql::CheckPushdownInputs(prepared->inputs, prepared->rules));
   if (!args.clean_path.empty() || !args.quarantine_path.empty())
     return Status::UsageError("--mode pushdown writes no rows: --clean and --quarantine need --mode scan");
-  if (!prepared->rules.source.incremental_column.empty())
-    return Status::UsageError("--mode pushdown reads the whole table: source.incremental needs --mode scan");
   return Status::OK();
 }
 

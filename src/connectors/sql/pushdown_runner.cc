@@ -36,6 +36,23 @@ Result<Report> RunFallback(const std::shared_ptr<AdbcConnectionHandle>& connecti
 
 }  // namespace
 
+Result<bool> ChoosePushdown(const std::string& mode, const RuleSet& rules) {
+  const std::string& chosen = mode.empty() ? rules.source.mode : mode;
+  if (!chosen.empty() && chosen != "scan" && chosen != "pushdown")
+    return Status::UsageError("--mode: expected scan or pushdown, got '" + chosen + "'");
+  return chosen == "pushdown";
+}
+
+Status CheckPushdownInputs(const std::vector<std::string>& inputs, const RuleSet& rules) {
+  const std::string& input = inputs.empty() ? std::string() : inputs[0];
+  const size_t scheme_end = input.find("://");
+  if (inputs.size() != 1 || scheme_end == std::string::npos || !SqlEngineForScheme(input.substr(0, scheme_end)))
+    return Status::UsageError("--mode pushdown validates one database input (postgresql://, sqlite://, duckdb://)");
+  if (!rules.source.incremental_column.empty())
+    return Status::UsageError("--mode pushdown reads the whole table: source.incremental needs --mode scan");
+  return Status::OK();
+}
+
 Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& uri, const ReadOptions& read_options,
                            const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();

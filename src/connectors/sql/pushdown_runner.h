@@ -24,13 +24,24 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "exec/engine.h"
 #include "plan/plan.h"
 #include "plan/read_options.h"
 #include "report/report.h"
+#include "rules/rule_set.h"
 
 namespace griffin::sql {
+
+// The mode a run takes (the CLI's --mode, Python's mode=): `mode` when given,
+// else the rule file's source.mode, else scan. True for pushdown; UsageError
+// for another word.
+Result<bool> ChoosePushdown(const std::string& mode, const RuleSet& rules);
+
+// UsageError unless pushdown can run over `inputs` with `rules`: one database
+// input (postgresql://, sqlite://, duckdb://) and no source.incremental.
+Status CheckPushdownInputs(const std::vector<std::string>& inputs, const RuleSet& rules);
 
 // `read_options`: where, query, null_values and batch_rows as scan mode
 // takes them; `options`: threads, max_violations and profiling for the

@@ -131,5 +131,37 @@ TEST_F(PushdownRunnerTest, AHostileTableNameIsAMissingTable) {
   EXPECT_EQ(Comparable(Run("columns:\n  id: {type: int64}\n", true)).find("\"rows\": 5") != std::string::npos, true);
 }
 
+TEST(PushdownModeTest, ModeArgumentThenRuleFileThenScan) {
+  auto rules = LoadRuleText("griffin: 1\ndataset: d\nsource: {mode: pushdown}\ncolumns:\n  id: {type: int64}\n", "r");
+  ASSERT_TRUE(rules.ok()) << rules.status().message();
+  EXPECT_TRUE(*ChoosePushdown("", *rules));
+  EXPECT_FALSE(*ChoosePushdown("scan", *rules));
+  rules->source.mode.clear();
+  EXPECT_FALSE(*ChoosePushdown("", *rules));
+  EXPECT_TRUE(*ChoosePushdown("pushdown", *rules));
+  auto bad = ChoosePushdown("fast", *rules);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kUsageError);
+  EXPECT_EQ(bad.status().message(), "--mode: expected scan or pushdown, got 'fast'");
+}
+
+TEST(PushdownModeTest, OneDatabaseInputWithoutIncrementalRuns) {
+  auto rules = LoadRuleText("griffin: 1\ndataset: d\ncolumns:\n  id: {type: int64}\n", "r");
+  ASSERT_TRUE(rules.ok()) << rules.status().message();
+  for (const char* uri : {"sqlite:///x.db?table=t", "duckdb:///x.duckdb?table=t", "postgresql://u@h/db?table=t"})
+    EXPECT_TRUE(CheckPushdownInputs({uri}, *rules).ok()) << uri;
+  const std::vector<std::vector<std::string>> refused = {
+      {}, {"x.parquet"}, {"s3://b/x.parquet"}, {"sqlite:///x.db?table=t", "sqlite:///x.db?table=u"}};
+  for (const auto& inputs : refused) {
+    Status status = CheckPushdownInputs(inputs, *rules);
+    EXPECT_EQ(status.code(), StatusCode::kUsageError);
+    EXPECT_NE(status.message().find("validates one database input"), std::string::npos) << status.message();
+  }
+  rules->source.incremental_column = "id";
+  Status status = CheckPushdownInputs({"sqlite:///x.db?table=t"}, *rules);
+  EXPECT_EQ(status.code(), StatusCode::kUsageError);
+  EXPECT_NE(status.message().find("source.incremental needs --mode scan"), std::string::npos) << status.message();
+}
+
 }  // namespace
 }  // namespace griffin::sql
