@@ -4,19 +4,19 @@ over a table in the test PostgreSQL, in one run:
 - Griffin --mode pushdown;
 - Griffin --mode scan (every row through the engine; its peak RSS is reported: scan
   memory is bounded by batch x threads, not by the table);
-- the floor: one hand-written aggregate query computing the same counts.
+- the floor: one hand-written aggregate query computing the same counts;
+- Soda Core v4 on PostgreSQL and Great Expectations' SQL engine (bench/sql_peers.py,
+  run from .venv-bench; --no-peers skips them). Their times are of the verification
+  call only (context set up before); Griffin's are its whole process (start, connect,
+  run, report); the floor's is the query on an open connection.
 
-Counts are compared first (every tool's count of every check must be equal); then
-the wall times and the ratios to the floor are printed. Each tool runs --runs times;
-the median is reported.
-
-Soda Core on PostgreSQL and Great Expectations' SQL engine are not measured here:
-they need soda-postgres, SQLAlchemy and a PostgreSQL DB-API driver, which
-bench/requirements.txt does not pin yet.
+Counts are compared first (every tool's count of every check must be equal, but
+for GX_DIFFERENCES, each with its reason and bound); then the wall times and the
+ratios to the floor are printed. Each tool runs --runs times; the median is reported.
 
     GRIFFIN_TEST_PG_URI=$(scripts/pg_test_cluster.sh start) \\
         .venv/bin/python bench/run_sql_bench.py --rows 10000000
-    .venv/bin/python bench/run_sql_bench.py --quick        # 20,000 rows (CI)
+    .venv/bin/python bench/run_sql_bench.py --quick        # 20,000 rows, one run, peers included
 """
 import argparse
 import json
@@ -70,6 +70,35 @@ SELECT count(*) AS rows,
        avg(label)::float8 AS "label.mean"
 FROM {TABLE}
 """
+
+
+# Where a peer's count may differ from the floor's, why, and the bound checked.
+GX_DIFFERENCES = {"txn_id.unique": "expect_column_values_to_be_unique counts every copy of a duplicated "
+                                   "value, rules-v1 the second and later copies: floor < gx <= 2 * floor"}
+PEERS = {"soda": "Soda Core (soda-postgres)", "gx": "Great Expectations (SQL)"}
+
+
+def run_peer(tool, uri, runs):
+    """(median seconds, counts, not expressible) of bench/sql_peers.py's `tool`."""
+    python = ROOT / ".venv-bench" / "bin" / "python"
+    done = subprocess.run([str(python), str(ROOT / "bench" / "sql_peers.py"), tool, "--uri", uri, "--table", TABLE,
+                           "--runs", str(runs)], capture_output=True, text=True, cwd=ROOT / "bench")
+    if done.returncode != 0:
+        raise SystemExit(f"{tool} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return statistics.median(out["times"]), out["counts"], out["not_expressible"]
+
+
+def compare_peer(tool, counts, reference):
+    """The differences of a peer's counts from the floor's that no documented reason allows."""
+    peer = {("rows" if k == "evaluated_rows" else k): v for k, v in counts.items()}
+    differ = []
+    for line in compare(peer, reference, tool):
+        key = line.split(" ")[1].rstrip(":")
+        if tool == "gx" and key in GX_DIFFERENCES and reference[key] < peer[key] <= 2 * reference[key]:
+            continue
+        differ.append(line)
+    return differ
 
 
 def connect(uri):
@@ -146,6 +175,7 @@ def main():
     parser.add_argument("--uri", default=os.environ.get("GRIFFIN_TEST_PG_URI"))
     parser.add_argument("--griffin", default=os.environ.get("GRIFFIN_BIN", str(ROOT / "build" / "griffin")))
     parser.add_argument("--json", help="also write the results there")
+    parser.add_argument("--no-peers", action="store_true", help="skip Soda and Great Expectations")
     args = parser.parse_args()
     if not args.uri:
         raise SystemExit("no PostgreSQL: give --uri or set GRIFFIN_TEST_PG_URI (scripts/pg_test_cluster.sh start)")
@@ -169,18 +199,33 @@ def main():
         results[mode] = statistics.median(times)
         results[mode + "_peak_rss_mib"] = max(peaks)
 
+    peers = {} if args.no_peers else {tool: run_peer(tool, args.uri, runs) for tool in PEERS}
+    for tool, (seconds, _, _) in peers.items():
+        results[tool] = seconds
+
     # Counts first: every tool must agree on every check.
     reference = {k: float(v) if k in ("email.null_fraction", "label.mean") else int(v) for k, v in floor_counts.items()}
     differ = compare(counts["pushdown"], counts["scan"], "pushdown vs scan")
     differ += compare(counts["scan"], reference, "scan vs floor")
+    for tool, (_, peer_counts, not_expressible) in peers.items():
+        differ += compare_peer(tool, {k: v for k, v in peer_counts.items() if k not in not_expressible}, reference)
     if differ:
         raise SystemExit("counts differ:\n  " + "\n  ".join(differ))
-    print(f"counts: equal in all three ({len(reference)} values)")
+    print(f"counts: equal in griffin pushdown, scan and the floor ({len(reference)} values)"
+          + "".join(f"; {PEERS[t]}: equal" + (f" but {', '.join(GX_DIFFERENCES)} (below)" if t == "gx" else "")
+                    + (f", not expressible: {', '.join(p[2])}" if p[2] else "") for t, p in peers.items()))
+    for key, reason in GX_DIFFERENCES.items():
+        if "gx" in peers:
+            print(f"  gx {key}: {peers['gx'][1][key]} vs {reference[key]}: {reason}")
     print(f"rows {rows:,}, median of {runs} run(s), PostgreSQL on the same machine")
     print(f"  floor (hand-written aggregate) {results['floor']:.3f} s")
     for mode in ("pushdown", "scan"):
         print(f"  griffin {mode:8s} {results[mode]:.3f} s  = {results[mode] / results['floor']:.2f}x the floor"
               f"  (peak RSS {results[mode + '_peak_rss_mib']:.0f} MiB)")
+    for tool in peers:
+        print(f"  {PEERS[tool]:26s} {results[tool]:.3f} s  = {results[tool] / results['floor']:.2f}x the floor"
+              f"  ({tool} / griffin pushdown {results[tool] / results['pushdown']:.2f},"
+              f" / griffin scan {results[tool] / results['scan']:.2f}; above 1: griffin is faster)")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({"rows": rows, "runs": runs, **results}, indent=2))
 

@@ -108,6 +108,11 @@ def _verify(ctx, source_sql, text_input):
     connection = ctx["connection"]
     connection.execute(f"CREATE OR REPLACE VIEW frame_typed AS {suite_sql.typed_select(source_sql, text_input)}")
     session = verify_contract_locally(data_sources=[ctx["source"]], contract_file_path=ctx["contracts"][text_input])
+    return session_counts(session)
+
+
+def session_counts(session):
+    """The suite's counts from a Soda verification session of CONTRACT."""
     counts = {}
     for result in session.contract_verification_results:
         for check_result in result.check_results:
