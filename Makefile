@@ -12,7 +12,13 @@
 #                         three runs each, alternating; medians (bench/README.md)
 #   make stream-latency   griffin stream's produce -> visible p50/p99 at 5,000 messages/s for 30 s
 #   make profile-bench    griffin profile vs whylogs at 1M and 10M rows, statistics compared first
-.PHONY: bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench
+#   make wheel-test   pip wheel ., installed into a clean venv (CLI and Python run the example), and
+#                     packed with venv-pack for a Spark local-cluster's executors (scripts/test.sh runs it)
+.PHONY: wheel-test bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench
+
+wheel-test:
+	GRIFFIN_BIN=$(CURDIR)/build/griffin GRIFFIN_WHEEL_TEST=1 .venv/bin/python -m pytest -q tests/python/test_wheel.py \
+	  tests/python/test_spark_shipping.py
 
 profile-bench:
 	.venv/bin/python bench/run_profile_bench.py

@@ -4,6 +4,7 @@
 #   2. the Python suites: declarative rule cases, differential tests, CLI tests,
 #      outputs, the run store (SQLite and a real PostgreSQL), SIGKILL at random points,
 #      and the hostile attacks in short form (tests/hostile; `make hostile`: full),
+#      and the wheel (`make wheel-test`: pip wheel, a clean venv, a Spark local-cluster),
 #   3. the same C++ unit tests and rule cases under ASan+UBSan (build-asan/),
 #   4. each libFuzzer target briefly (build-fuzz/, clang),
 #   5. the CUDA handler of griffin.jax.check compiled (scripts/cuda_compile_check.sh),
@@ -36,7 +37,12 @@ stage "unit tests (Release)"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 stage "python tests"
-.venv/bin/python -m pytest -q tests/python
+# The wheel's tests run in their own stage below (they build it).
+.venv/bin/python -m pytest -q tests/python --ignore=tests/python/test_wheel.py \
+  --ignore=tests/python/test_spark_shipping.py
+
+stage "the wheel: built, installed in a clean venv, shipped to a Spark local-cluster (make wheel-test)"
+GRIFFIN_WHEEL_TEST=1 .venv/bin/python -m pytest -q tests/python/test_wheel.py tests/python/test_spark_shipping.py
 
 stage "hostile attacks, short form (make hostile runs them in full)"
 GRIFFIN_HOSTILE_SHORT=1 .venv/bin/python -m pytest -q tests/hostile

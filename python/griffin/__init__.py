@@ -190,12 +190,18 @@ def _copy(value: Any) -> Any:
 
 
 class Validator:
-    """Rules compiled once; reusable and thread-safe. Build with from_yaml().
+    """Rules compiled once; reusable and thread-safe.
 
-    `now` in the rules is fixed when the validator is built."""
+    Validator("rules.yaml") (a path, a PathLike or YAML text) compiles the rule
+    file as from_yaml() does. `now` in the rules is fixed when the validator
+    is built."""
 
-    def __init__(self, compiled: "_griffin._Validator") -> None:
-        self._compiled = compiled
+    def __init__(self, rules: Union[PathLike, str, "_griffin._Validator"]) -> None:
+        if isinstance(rules, (str, _os.PathLike)):
+            rules = Validator.from_yaml(rules)._compiled
+        elif rules is None or isinstance(rules, (bytes, int, float, dict, list, tuple)):
+            raise TypeError("Validator() takes a rule file's path or YAML text, got %s" % type(rules).__name__)
+        self._compiled = rules
 
     @classmethod
     def from_yaml(cls, path_or_text: Union[PathLike, str]) -> "Validator":

@@ -128,6 +128,17 @@ def test_list_of_paths_and_pathlike_and_text_rules(tmp_path):
     assert two["rows"] == 2 * one["rows"]
 
 
+def test_the_constructor_compiles_a_path_or_text_as_from_yaml_does():
+    expected = griffin.Validator.from_yaml(EXAMPLE_RULES).validate(EXAMPLE_CSV, threads=1).to_dict()
+    for rules in (EXAMPLE_RULES, str(EXAMPLE_RULES), EXAMPLE_RULES.read_text()):
+        got = griffin.Validator(rules).validate(EXAMPLE_CSV, threads=1).to_dict()
+        assert without(got, RUN_FIELDS) == without(expected, RUN_FIELDS)
+    with pytest.raises(TypeError, match="rule file's path or YAML text, got int"):
+        griffin.Validator(42)
+    with pytest.raises(griffin.RuleError, match="no-such-rules.yaml"):
+        griffin.Validator("no-such-rules.yaml")
+
+
 def test_arrow_table_equals_parquet_file(typed_rules, tmp_path):
     table = typed_table()
     path = tmp_path / "typed.parquet"

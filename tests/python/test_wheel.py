@@ -29,14 +29,22 @@ SYSTEM_LIBS = re.compile(r"^(linux-vdso|ld-linux-x86-64|libc|libm|libdl|librt|li
                          r"libstdc\+\+|libgcc_s)\.so")
 
 
+# The wheel built by this pytest process: test_spark_shipping.py installs the same one
+# (building it takes minutes).
+_BUILT: list = []
+
+
 def build_wheel(out_dir: pathlib.Path) -> pathlib.Path:
     given = os.environ.get("GRIFFIN_WHEEL")
     if given:
         return pathlib.Path(given)
+    if _BUILT:
+        return _BUILT[0]
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out_dir), str(REPO_ROOT)],
                    check=True, timeout=1800, env={**os.environ, "CCACHE_BASEDIR": str(REPO_ROOT.parent)})
     wheels = list(out_dir.glob("griffin-*.whl"))
     assert len(wheels) == 1, wheels
+    _BUILT.append(wheels[0])
     return wheels[0]
 
 
