@@ -14,7 +14,9 @@
 #   make profile-bench    griffin profile vs whylogs at 1M and 10M rows, statistics compared first
 #   make wheel-test   pip wheel ., installed into a clean venv (CLI and Python run the example), and
 #                     packed with venv-pack for a Spark local-cluster's executors (scripts/test.sh runs it)
-.PHONY: wheel-test bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench
+#   make spark-bench      griffin.spark (native, sql) vs PyDeequ and Great Expectations on Spark,
+#                         1M rows, local-cluster with 2 executors then 1, counts compared first
+.PHONY: wheel-test bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
 
 wheel-test:
 	GRIFFIN_BIN=$(CURDIR)/build/griffin GRIFFIN_WHEEL_TEST=1 .venv/bin/python -m pytest -q tests/python/test_wheel.py \
@@ -22,6 +24,12 @@ wheel-test:
 
 profile-bench:
 	.venv/bin/python bench/run_profile_bench.py
+
+spark-bench:
+	.venv/bin/python bench/run_spark_bench.py --rows 1000000
+
+spark-bench-quick:
+	.venv/bin/python bench/run_spark_bench.py --quick
 
 bench:
 	.venv/bin/python bench/run_peers.py

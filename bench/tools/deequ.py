@@ -19,14 +19,22 @@ SPARK_VERSION = "3.5"
 BENCH_DIR = pathlib.Path(__file__).resolve().parent.parent
 
 
-def setup():
+def jar():
+    """The Deequ jar's path (bench/fetch_deequ.sh fetches it once)."""
+    return subprocess.run([str(BENCH_DIR / "fetch_deequ.sh")], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def setup(spark=None):
+    """`spark`: a session started with jar() in spark.jars (bench/run_spark_bench.py's
+    cluster); None starts run_peers.py's local[2]."""
     os.environ.setdefault("SPARK_VERSION", SPARK_VERSION)  # pydeequ reads it at import
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # loopback only
-    jar = subprocess.run([str(BENCH_DIR / "fetch_deequ.sh")], check=True, capture_output=True,
-                         text=True).stdout.strip()
+    if spark is not None:
+        return {"spark": spark, "jvm_pid": spark.sparkContext._gateway.proc.pid}
     from pyspark.sql import SparkSession
     spark = (SparkSession.builder.master("local[2]").appName("griffin-bench")
-             .config("spark.jars", jar)
+             .config("spark.jars", jar())
              .config("spark.driver.memory", os.environ.get("GRIFFIN_BENCH_SPARK_MEMORY", "8g"))
              .config("spark.sql.session.timeZone", "UTC")
              .config("spark.sql.legacy.timeParserPolicy", "CORRECTED")  # invalid dates -> null

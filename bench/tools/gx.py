@@ -11,7 +11,9 @@ VERSIONS = ["great_expectations", "pandas"]
 NOT_EXPRESSIBLE = {}
 
 
-def _expectations(text_input):
+def _expectations(text_input, condition_parser="pandas"):
+    """(check, expectation) pairs; condition_parser "pandas" or "spark" (the row
+    expression's condition in that engine's syntax; bench/tools/gx_spark.py)."""
     import great_expectations as gx
     e = gx.expectations
     fmt = {"result_format": "BASIC"}
@@ -29,8 +31,9 @@ def _expectations(text_input):
                                                              **fmt)),
         # kind != 'refund' or amount < 0, as "amount < 0 where kind == 'refund'"
         ("refunds_are_negative", e.ExpectColumnValuesToBeBetween(
-            column="amount", max_value=0, strict_max=True, row_condition='kind=="refund"',
-            condition_parser="pandas", **fmt)),
+            column="amount", max_value=0, strict_max=True,
+            row_condition='kind=="refund"' if condition_parser == "pandas" else "kind = 'refund'",
+            condition_parser=condition_parser, **fmt)),
         # null_fraction <= 0.05 is "not null, mostly 0.95"; observed = unexpected / element count
         ("email.null_fraction", e.ExpectColumnValuesToNotBeNull(column="email", mostly=0.95, **fmt)),
         ("label.mean", e.ExpectColumnMeanToBeBetween(column="label", max_value=0.05, **fmt)),
@@ -43,26 +46,36 @@ def _expectations(text_input):
     return listed
 
 
-def setup():
+def context():
     import logging
     import great_expectations as gx
     logging.getLogger("great_expectations").setLevel(logging.ERROR)
-    context = gx.get_context(mode="ephemeral")
+    made = gx.get_context(mode="ephemeral")
     try:
-        context.variables.progress_bars = {"globally": False, "metric_calculations": False}
+        made.variables.progress_bars = {"globally": False, "metric_calculations": False}
     except Exception:  # older context variables API: bars only cost terminal output
         pass
-    asset = context.data_sources.add_pandas("bench").add_dataframe_asset("frame")
+    return made
+
+
+def add_suite(context, name, listed):
+    """An ExpectationSuite of (check, expectation) pairs, each tagged with its check."""
+    import great_expectations as gx
+    names, expectations = zip(*listed)
+    expectation_suite = gx.ExpectationSuite(name=name)
+    for check, expectation in zip(names, expectations):
+        expectation.meta = {"check": check}
+        expectation_suite.add_expectation(expectation)
+    return context.suites.add(expectation_suite)
+
+
+def setup():
+    context_ = context()
+    asset = context_.data_sources.add_pandas("bench").add_dataframe_asset("frame")
     definition = asset.add_batch_definition_whole_dataframe("whole")
-    suites = {}
-    for text_input in (True, False):
-        names, expectations = zip(*_expectations(text_input))
-        expectation_suite = gx.ExpectationSuite(name=f"suite_text_{text_input}")
-        for name, expectation in zip(names, expectations):
-            expectation.meta = {"check": name}
-            expectation_suite.add_expectation(expectation)
-        suites[text_input] = context.suites.add(expectation_suite)
-    return {"context": context, "definition": definition, "suites": suites}
+    suites = {text_input: add_suite(context_, f"suite_text_{text_input}", _expectations(text_input))
+              for text_input in (True, False)}
+    return {"context": context_, "definition": definition, "suites": suites}
 
 
 def load(ctx, path):
@@ -78,9 +91,13 @@ def from_frame(ctx, frame):
     text_input = "amount_text" in df
     expectation_suite = ctx["suites"][text_input]
     batch = ctx["definition"].get_batch(batch_parameters={"dataframe": df})
-    result = batch.validate(expectation_suite)
+    return counts_of(batch.validate(expectation_suite), len(df), text_input)
+
+
+def counts_of(result, rows, text_input):
+    """The suite's counts from a validation result of the suite (both engines)."""
     by_name = {r.expectation_config.meta["check"]: r for r in result.results}
-    counts = {"evaluated_rows": len(df)}
+    counts = {"evaluated_rows": rows}
     for name in suite.CHECKS:
         if name in by_name:
             counts[name] = int(by_name[name].result["unexpected_count"])
