@@ -17,6 +17,7 @@ ratios to the floor are printed. Each tool runs --runs times; the median is repo
     GRIFFIN_TEST_PG_URI=$(scripts/pg_test_cluster.sh start) \\
         .venv/bin/python bench/run_sql_bench.py --rows 10000000
     .venv/bin/python bench/run_sql_bench.py --quick        # 20,000 rows, one run, peers included
+    ... --breakdown     # also each query of griffin sql timed alone: where pushdown spends
 """
 import argparse
 import json
@@ -154,6 +155,27 @@ def run_floor(uri):
     return seconds, dict(zip(names, row))
 
 
+def breakdown(binary, uri):
+    """Each query of `griffin sql` (the aggregate, the sample queries, the engine's
+    scan) timed alone on one connection, its result fetched as Arrow: where
+    pushdown's time goes. Run as a whole, pushdown runs only the samples of failing
+    checks."""
+    script = subprocess.run([binary, "sql", "-r", str(suite.RULES_PATH), "--dialect", "postgresql", "--table", TABLE],
+                            capture_output=True, text=True, check=True).stdout
+    with connect(uri) as connection:
+        with connection.cursor() as cursor:
+            for statement in script.split(";\n"):
+                lines = statement.strip().splitlines()
+                sql = "\n".join(line for line in lines if not line.startswith("--"))
+                if "SELECT" not in sql:
+                    continue
+                start = time.perf_counter()
+                cursor.execute(sql)
+                table = cursor.fetch_arrow_table()
+                label = [line for line in lines if line.startswith("-- ")][-1][3:]
+                print(f"  {time.perf_counter() - start:7.3f} s  {table.num_rows:9,} rows  {label}")
+
+
 def compare(counts, reference, name):
     """The names whose counts differ from the reference (floats within 1e-12)."""
     differ = []
@@ -176,6 +198,7 @@ def main():
     parser.add_argument("--griffin", default=os.environ.get("GRIFFIN_BIN", str(ROOT / "build" / "griffin")))
     parser.add_argument("--json", help="also write the results there")
     parser.add_argument("--no-peers", action="store_true", help="skip Soda and Great Expectations")
+    parser.add_argument("--breakdown", action="store_true", help="also time each query of griffin sql alone")
     args = parser.parse_args()
     if not args.uri:
         raise SystemExit("no PostgreSQL: give --uri or set GRIFFIN_TEST_PG_URI (scripts/pg_test_cluster.sh start)")
@@ -226,6 +249,9 @@ def main():
         print(f"  {PEERS[tool]:26s} {results[tool]:.3f} s  = {results[tool] / results['floor']:.2f}x the floor"
               f"  ({tool} / griffin pushdown {results[tool] / results['pushdown']:.2f},"
               f" / griffin scan {results[tool] / results['scan']:.2f}; above 1: griffin is faster)")
+    if args.breakdown:
+        print("pushdown's queries, each alone (griffin sql):")
+        breakdown(args.griffin, args.uri)
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({"rows": rows, "runs": runs, **results}, indent=2))
 
