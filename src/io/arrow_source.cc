@@ -19,6 +19,10 @@
 namespace griffin {
 namespace {
 
+// Remote Parquet: the largest coalesced read and the reads requested ahead.
+constexpr int64_t kRemoteRangeBytes = 4 << 20;
+constexpr int64_t kRemotePrefetch = 4;
+
 std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 Status FromArrow(const std::string& path, const arrow::Status& status) {
@@ -184,11 +188,18 @@ Result<std::unique_ptr<InputSource>> OpenParquetFrom(const std::string& path,
   properties.set_use_threads(false);
   parquet::ReaderProperties reader_properties = parquet::default_reader_properties();
   if (pre_buffer) {
-    // A remote file: each row group's column chunks are fetched in a few
-    // coalesced requests, issued ahead of decoding; the buffered stream keeps
-    // memory to about one row group.
+    // A remote file: column chunks are fetched in coalesced ranges of at most
+    // kRemoteRangeBytes, each on first use with the next kRemotePrefetch ranges
+    // requested ahead of it, so several requests are in flight while the
+    // columns decode (one request at a time left a store's per-request
+    // throughput as the limit); the columns of a batch decode in parallel on
+    // Arrow's CPU pool.
+    arrow::io::CacheOptions cache = arrow::io::CacheOptions::LazyDefaults();
+    cache.range_size_limit = kRemoteRangeBytes;
+    cache.prefetch_limit = kRemotePrefetch;
     properties.set_pre_buffer(true);
-    properties.set_cache_options(arrow::io::CacheOptions::LazyDefaults());
+    properties.set_cache_options(cache);
+    properties.set_use_threads(true);
     reader_properties.enable_buffered_stream();
   }
   parquet::arrow::FileReaderBuilder builder;

@@ -4,7 +4,7 @@
 // ReadOptions::format), compressed text included, with the same parsers as
 // local files, so its verdicts are those of `griffin validate` on the same
 // file. Text streams through a read-ahead of ranged reads (memory bounded);
-// Parquet pre-buffers one row group's column chunks at a time; Arrow IPC
+// Parquet reads coalesced ranges with several requests in flight; Arrow IPC
 // reads record batches by range.
 //
 // Errors are InputErrors (exit 3) on one line naming the URI: a missing
