@@ -101,6 +101,9 @@ stage "benchmark harness (quick)"
 .venv/bin/python bench/run_profile_bench.py --quick
 # A Delta table (20k rows, 10 commits): griffin's counts equal deltalake + polars' (~10 s).
 .venv/bin/python bench/run_delta_bench.py --quick
+# The SQL bench on the run's PostgreSQL: pushdown, scan, the hand-written floor, Soda and GX,
+# counts compared first, 20k rows.
+.venv/bin/python bench/run_sql_bench.py --quick
 # griffin stream vs a Python (pydantic + confluent-kafka) transactional loop, 20k messages.
 .venv/bin/python bench/run_stream_bench.py --quick
 # ... and its memory under a steady 5,000 messages/s for 30 s (make stream-soak: 10 minutes).
