@@ -3,8 +3,10 @@
 installed griffin package (PYSPARK_PYTHON = this venv's python, not the
 source tree). Reports from 1, 2 and 8 partitions equal `griffin validate` on
 the same Parquet file check by check, `unique` with key= included; clean and
-a missing column gives the CLI's schema error. (Not yet: clean/quarantine,
-a column type that cannot hold the rule's type, an executor without griffin.)
+quarantine hold every row exactly once; .save() records the run; a missing
+column and a column type that cannot hold the rule's type give the CLI's
+schema errors; `griffin validate --engine spark` and the example job run
+through spark-submit; an executor without griffin fails naming the fix.
 
 One SparkSession for the module (a cluster start costs 20-40 s)."""
 import json
