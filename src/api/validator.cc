@@ -81,7 +81,9 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   ASSIGN_OR_RETURN(const bool pushdown, sql::ChoosePushdown(options.mode, plan_->rules()));
   if (pushdown) return RunPushdown(paths, options);
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
-  ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, ReadOptionsFromRules(*plan_, options.batch_rows)));
+  ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
+  read_options.project_text_columns = !options.on_rows;  // a row consumer may read every column
+  ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, read_options));
   std::vector<std::string> shown;
   for (const std::string& input : inputs) shown.push_back(RedactUri(input));  // reports never show a password
   ASSIGN_OR_RETURN(ValidationResult result, Run(*source, shown, options));
@@ -111,6 +113,7 @@ Result<ValidationResult> Validator::ValidateText(std::string_view text, InputFor
   RETURN_IF_ERROR(CheckValidationOptions(options));
   ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
   read_options.format = format;
+  read_options.project_text_columns = !options.on_rows;  // a row consumer may read every column
   ASSIGN_OR_RETURN(auto source, OpenTextStream(MakeMemoryStream(text), name, format, read_options, 0,
                                                static_cast<int64_t>(text.size())));
   return Run(*source, {name}, options);

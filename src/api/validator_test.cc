@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <arrow/api.h>
 
 #include "connectors/sql/pushdown_runner.h"
@@ -228,6 +230,46 @@ TEST(ValidatorTest, PushdownModeIsTheCliPushdownRun) {
   EXPECT_NE(refused.status().message().find("validates one database input"), std::string::npos);
   options.mode = "";  // the rule file's source.mode: none here, so scan
   EXPECT_TRUE((*validator)->ValidateReader(Reader(), "<mem>", options).ok());
+}
+
+// Without a row consumer a CSV run decodes only the rule columns (id, amount);
+// with one it decodes every column. Reports must be the same: bad values in the
+// unused columns never count, malformed records in them always do, and a bad
+// value in a used column is reported as before.
+TEST(ValidatorTest, CsvColumnsNoRuleNamesAreScannedButNotDecoded) {
+  const std::string csv =
+      "junk_int,id,amount,junk_text\n"
+      "1,a,1.5,x\n"
+      "not-a-number,b,2,y\n"       // unparseable value in an unused int-looking column: fine
+      "3,c,oops,z\n"               // a bad value in a used column: amount.type
+      "4,d,-1,\"bad\"quote\n"      // malformed: the bad field is unused
+      "5,e,1,w,extra\n"            // malformed: too many fields
+      "6,,2,\"ok \"\"quoted\"\"\"\n";  // id null: id.not_null
+  auto validator = Validator::FromText(kRules, "<test>");
+  ASSERT_TRUE(validator.ok()) << validator.status().message();
+  ValidationOptions projected;
+  projected.batch_rows = 2;
+  auto got = (*validator)->ValidateText(csv, InputFormat::kCsv, "<csv>", projected);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  ValidationOptions whole = projected;
+  size_t columns_seen = 0;
+  whole.on_rows = [&columns_seen](const RowVerdicts& verdicts) {
+    columns_seen = std::max(columns_seen, verdicts.batch->columns.size());
+    return Status::OK();
+  };
+  auto want = (*validator)->ValidateText(csv, InputFormat::kCsv, "<csv>", whole);
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  EXPECT_EQ(columns_seen, 4u);  // a row consumer sees every column
+  got->report.elapsed_s = want->report.elapsed_s = 0;
+  EXPECT_EQ(ReportToJson(got->report), ReportToJson(want->report));
+  EXPECT_EQ(got->report.rows, 6);
+  EXPECT_EQ(got->report.malformed_rows, 2);
+  EXPECT_EQ(got->bad_row_indices, (std::vector<int64_t>{2, 3, 4, 5}));
+  EXPECT_EQ(got->bad_row_indices, want->bad_row_indices);
+  const std::string json = ReportToJson(got->report);
+  EXPECT_NE(json.find("amount.type"), std::string::npos) << json;
+  EXPECT_NE(json.find("oops"), std::string::npos) << json;
+  EXPECT_EQ(json.find("not-a-number"), std::string::npos) << json;
 }
 
 }  // namespace

@@ -322,7 +322,9 @@ int RunValidateCommand(const ValidateArgs& args) {
       pushdown_options.progress = nullptr;
       return sql::RunPushdown(prepared->plan, prepared->inputs[0], prepared->read_options, pushdown_options);
     }
-    ASSIGN_OR_RETURN(auto source, OpenInputs(prepared->inputs, prepared->read_options));
+    ReadOptions read_options = prepared->read_options;
+    read_options.project_text_columns = !outputs.any();  // outputs write whole rows
+    ASSIGN_OR_RETURN(auto source, OpenInputs(prepared->inputs, read_options));
     return RunValidation(prepared->plan, *source, run_options);
   }();
   progress.Clear();

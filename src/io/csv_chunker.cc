@@ -1,6 +1,7 @@
 #include "io/csv_chunker.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <unordered_set>
 
@@ -42,6 +43,10 @@ class CsvSource : public InputSource {
         chunker_(std::move(in), &scanner_, name, options.batch_rows, options.chunk_bytes),
         header_(options.header),
         total_bytes_(total_bytes) {
+    // GRIFFIN_NO_CSV_PROJECTION=1 decodes every column (a diagnostic switch for
+    // differential tests and benchmarks: the reports must not change).
+    if (options.project_text_columns && std::getenv("GRIFFIN_NO_CSV_PROJECTION") == nullptr)
+      wanted_ = options.json_columns;
     auto layout = std::make_shared<CsvLayout>();
     layout->name = std::move(name);
     layout->delimiter = delimiter;
@@ -67,6 +72,7 @@ class CsvSource : public InputSource {
       int64_t fields = CountCsvFields(span.text, layout_->delimiter, layout_->quote);
       if (fields > kMaxColumns) return TooManyColumns(layout_->name, fields);
       for (int64_t i = 1; i <= fields; ++i) layout_->column_names.push_back("column_" + std::to_string(i));
+      KeepCsvColumns(wanted_, layout_.get());
     }
     emitted_ = true;
     return std::unique_ptr<Chunk>(std::make_unique<CsvChunk>(layout_, std::move(span)));
@@ -84,6 +90,7 @@ class CsvSource : public InputSource {
       if (IsBlankRecord(span.text)) continue;
       ASSIGN_OR_RETURN(layout_->column_names, ParseCsvHeader(span.text, layout_->delimiter,
                                                              layout_->quote, layout_->name));
+      KeepCsvColumns(wanted_, layout_.get());
       return Status::OK();
     }
   }
@@ -92,6 +99,7 @@ class CsvSource : public InputSource {
   TextChunker chunker_;
   std::shared_ptr<CsvLayout> layout_;  // filled before the first chunk, then read only
   bool header_;
+  std::vector<std::string> wanted_;  // ReadOptions::project_text_columns: the columns to keep
   int64_t total_bytes_;
   bool started_ = false, emitted_ = false, done_ = false;
 };

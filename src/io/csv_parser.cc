@@ -1,5 +1,6 @@
 #include "io/csv_parser.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "io/arena.h"
@@ -22,11 +23,16 @@ class CsvDecoder {
     batch_->input_index = layout.input_index;
     if (span.owner) batch_->owned_memory.push_back(span.owner);
     const size_t max_rows = static_cast<size_t>(span.num_records);
-    batch_->columns.resize(num_columns_);
-    values_.resize(num_columns_);
-    nulls_.resize(num_columns_);
-    for (size_t c = 0; c < num_columns_; ++c) {
-      BatchColumn& column = batch_->columns[c];
+    // values_/nulls_ are indexed by field; a column not kept has null pointers.
+    values_.assign(num_columns_, nullptr);
+    nulls_.assign(num_columns_, nullptr);
+    const bool all = layout.kept.empty();
+    size_t num_kept = 0;
+    for (size_t c = 0; c < num_columns_; ++c) num_kept += all || layout.kept[c];
+    batch_->columns.resize(num_kept);
+    for (size_t c = 0, k = 0; c < num_columns_; ++c) {
+      if (!all && !layout.kept[c]) continue;
+      BatchColumn& column = batch_->columns[k++];
       column.name = layout.column_names[c];
       column.text.values.resize(max_rows);
       column.text.is_null.resize(max_rows);
@@ -73,7 +79,7 @@ class CsvDecoder {
         }
         const char c = p < size ? data[p] : '\n';
         if (c == delimiter) {
-          if (field_index < num_columns) {
+          if (field_index < num_columns && values[field_index] != nullptr) {
             std::string_view value(data + field_start, p - field_start);
             values[field_index][row_] = value;
             nulls[field_index][row_] = null_matcher.Match(value);
@@ -85,7 +91,7 @@ class CsvDecoder {
           if (line_end > field_start && data[line_end - 1] == '\r') --line_end;
           pos = p + 1;
           if (line_end == begin) break;  // an empty line is not a row
-          if (field_index < num_columns) {
+          if (field_index < num_columns && values[field_index] != nullptr) {
             std::string_view value(data + field_start, line_end - field_start);
             values[field_index][row_] = value;
             nulls[field_index][row_] = null_matcher.Match(value);
@@ -111,7 +117,7 @@ class CsvDecoder {
 
  private:
   void SetField(size_t field_index, std::string_view value) {
-    if (field_index >= num_columns_) return;
+    if (field_index >= num_columns_ || values_[field_index] == nullptr) return;
     values_[field_index][row_] = value;
     nulls_[field_index][row_] = layout_.nulls.Match(value);
   }
@@ -120,7 +126,7 @@ class CsvDecoder {
     CsvRecordInfo info = WalkCsvRecord(
         data_, size_, begin, layout_.delimiter, layout_.quote,
         [this](size_t field_index, const char* text, size_t length, bool doubled) {
-          if (field_index >= num_columns_) return;
+          if (field_index >= num_columns_ || values_[field_index] == nullptr) return;
           SetField(field_index, doubled ? Unescape(text, length) : std::string_view(text, length));
         });
     size_t line_end = info.line_end;
@@ -168,6 +174,7 @@ class CsvDecoder {
     if (batch_->malformed.empty()) batch_->malformed.resize(batch_->raw_records.size());
     batch_->malformed[row_] = 1;
     for (size_t c = 0; c < num_columns_; ++c) {
+      if (values_[c] == nullptr) continue;
       values_[c][row_] = std::string_view();
       nulls_[c][row_] = 1;
     }
@@ -187,6 +194,14 @@ class CsvDecoder {
 };
 
 }  // namespace
+
+void KeepCsvColumns(const std::vector<std::string>& wanted, CsvLayout* layout) {
+  layout->kept.clear();
+  if (wanted.empty()) return;
+  layout->kept.resize(layout->column_names.size());
+  for (size_t c = 0; c < layout->column_names.size(); ++c)
+    layout->kept[c] = std::find(wanted.begin(), wanted.end(), layout->column_names[c]) != wanted.end();
+}
 
 std::shared_ptr<Batch> DecodeCsv(const CsvLayout& layout, const TextSpan& span) {
   return CsvDecoder(layout, span).Run();

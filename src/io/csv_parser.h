@@ -12,6 +12,10 @@
 // Values are views into the span (fields with doubled quotes are unescaped into
 // a batch-owned arena); a value equal to one of the null values (after
 // unquoting) is null. raw_records holds each row's text without its line end.
+//
+// Projection: when CsvLayout::kept is not empty, only the columns it marks are
+// stored (the batch holds those, in input order); every field of every record
+// is still scanned, so field counts, quoting and UTF-8 are judged as above.
 #pragma once
 
 #include <memory>
@@ -30,9 +34,15 @@ struct CsvLayout {
   char delimiter = ',';
   char quote = '"';
   std::vector<std::string> column_names;
+  // Per column of column_names: 1 to decode it. Empty: every column.
+  std::vector<uint8_t> kept;
   NullMatcher nulls{{""}};
   int input_index = 0;
 };
+
+// Marks in layout->kept the columns of layout->column_names named in `wanted`
+// (an empty `wanted` keeps every column).
+void KeepCsvColumns(const std::vector<std::string>& wanted, CsvLayout* layout);
 
 std::shared_ptr<Batch> DecodeCsv(const CsvLayout& layout, const TextSpan& span);
 

@@ -143,5 +143,60 @@ TEST(CsvParserTest, LongRecordsCrossScanBlocks) {
   EXPECT_EQ(RowsOf(text, {"a", "b", "c"}).cells, expected);
 }
 
+
+// Decodes with only `kept` of `columns` stored (KeepCsvColumns).
+Rows ProjectedRowsOf(const std::string& text, std::vector<std::string> columns,
+                     const std::vector<std::string>& kept) {
+  CsvLayout layout;
+  layout.name = "t.csv";
+  layout.column_names = std::move(columns);
+  KeepCsvColumns(kept, &layout);
+  int64_t records = std::count(text.begin(), text.end(), '\n') + 1;
+  Rows rows;
+  testing::AppendRows(*DecodeCsv(layout, MakeSpan(text, records)), &rows);
+  return rows;
+}
+
+TEST(CsvParserTest, ProjectionStoresOnlyTheKeptColumnsInInputOrder) {
+  const std::string text = "1,x,\"q,\"\"r\",4\n5,,7,8\n";
+  Rows rows = ProjectedRowsOf(text, {"a", "b", "c", "d"}, {"d", "c"});
+  EXPECT_EQ(rows.columns, (std::vector<std::string>{"c", "d"}));
+  EXPECT_EQ(rows.cells, (Cells{{"q,\"r", "4"}, {"7", "8"}}));
+  EXPECT_EQ(rows.raw, (std::vector<std::string>{"1,x,\"q,\"\"r\",4", "5,,7,8"}));
+  // No wanted columns: every column, as without projection.
+  EXPECT_EQ(ProjectedRowsOf(text, {"a", "b", "c", "d"}, {}).cells, RowsOf(text, {"a", "b", "c", "d"}).cells);
+}
+
+TEST(CsvParserTest, ProjectionFindsMalformedRecordsInSkippedColumns) {
+  // Every problem lies in column b or past the last kept column; the reasons
+  // (and raw text) are those of the full decode, field numbers included.
+  const std::string text =
+      "1,ok,3\n"
+      "2,\"ab\"c,3\n"      // a character after the closing quote of field 2
+      "3,x,3,extra\n"       // too many fields
+      "4,x\n"               // too few
+      "5,\xff,3\n"          // invalid UTF-8 in the skipped field
+      "6,\"x\"\"y\",3\n"    // a quoted skipped field, fine
+      "7,\"open,3\n";       // unterminated quote
+  const std::vector<std::string> columns = {"a", "b", "c"};
+  Rows projected = ProjectedRowsOf(text, columns, {"a", "c"});
+  Rows full = RowsOf(text, columns);
+  EXPECT_EQ(projected.raw, full.raw);
+  ASSERT_EQ(projected.cells.size(), 7u);
+  for (size_t r = 0; r < full.cells.size(); ++r) {
+    if (full.cells[r][0].rfind("<malformed", 0) == 0) {
+      EXPECT_EQ(projected.cells[r], full.cells[r]) << "row " << r;
+    } else {
+      EXPECT_EQ(projected.cells[r], (std::vector<std::string>{full.cells[r][0], full.cells[r][2]})) << "row " << r;
+    }
+  }
+  EXPECT_EQ(projected.cells[1][0], "<malformed: unexpected character after closing quote in field 2>");
+  EXPECT_EQ(projected.cells[2][0], "<malformed: record has 4 fields, expected 3>");
+  EXPECT_EQ(projected.cells[3][0], "<malformed: record has 2 fields, expected 3>");
+  EXPECT_EQ(projected.cells[4][0], "<malformed: invalid UTF-8 at byte 3 of the record>");
+  EXPECT_EQ(projected.cells[5], (std::vector<std::string>{"6", "3"}));
+  EXPECT_EQ(projected.cells[6][0], "<malformed: unterminated quoted field>");
+}
+
 }  // namespace
 }  // namespace griffin

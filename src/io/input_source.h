@@ -47,6 +47,11 @@ struct ReadOptions {
   // False: sources read every column even when they could read only
   // json_columns (front ends writing clean/quarantine rows keep them whole).
   bool project_columns = true;
+  // CSV/TSV: decode and keep only the columns json_columns names (when it is
+  // not empty); the others are still scanned, so malformed records are found
+  // as before, but batches hold only the named columns. Only for runs whose
+  // batches feed no row output (--clean, --quarantine, on_rows consumers).
+  bool project_text_columns = false;
   // Sources that push a filter down: a boolean SQL expression over the
   // source's columns (`source.where`, --where); only rows it matches are read.
   // Empty: every row. Files cannot filter: a UsageError.

@@ -14,7 +14,8 @@ A case is a folder tests/cases/<area>/<case>/ (see tests/cases/README.md):
 Each case runs in a fresh copy of its folder:
   griffin validate -r rules.yaml <inputs> --format json --no-store <args>
 and every case that yields a report runs again with --threads 3 --batch-rows 2,
-which must give the identical report (except the fields in VOLATILE_KEYS).
+and again with GRIFFIN_NO_CSV_PROJECTION=1 (every CSV column decoded, not only the
+rule columns); each must give the identical report (except the fields in VOLATILE_KEYS).
 
 The binary is $GRIFFIN_BIN, else <repo>/build/griffin. test_case_is_well_formed
 needs no binary: it checks each case folder and the arithmetic of its expectation.
@@ -96,14 +97,14 @@ def case_inputs(work):
     return names
 
 
-def run_griffin(work, extra_args):
+def run_griffin(work, extra_args, env=None):
     inputs = case_inputs(work)
     cmd = [str(griffin_binary()), "validate", "-r", "rules.yaml", *inputs,
            "--format", "json", "--no-store", *extra_args]
     stdin_file = work / "stdin.csv"
     stdin_bytes = stdin_file.read_bytes() if stdin_file.exists() else b""
     proc = subprocess.run(cmd, cwd=work, input=stdin_bytes, capture_output=True,
-                          timeout=RUN_TIMEOUT_S)
+                          timeout=RUN_TIMEOUT_S, env=None if env is None else {**os.environ, **env})
     return proc, " ".join(cmd[1:])
 
 
@@ -257,6 +258,16 @@ def test_case(case_dir, tmp_path):
     differing = sorted(k for k in first.keys() | second.keys() if first.get(k) != second.get(k))
     assert not differing, (f"{command2}: report differs from the default run in "
                            f"{differing}:\n{json.dumps({k: second.get(k) for k in differing})[:3000]}")
+
+    # CSV/TSV runs decode only the rule columns; decoding every column (the
+    # diagnostic switch) must give the identical report.
+    proc3, command3 = run_griffin(work, args, env={"GRIFFIN_NO_CSV_PROJECTION": "1"})
+    report3 = parse_report(proc3, command3)
+    assert proc3.returncode == proc.returncode, f"GRIFFIN_NO_CSV_PROJECTION=1 {command3}: exit code differs"
+    third = without_volatile(report3)
+    differing = sorted(k for k in first.keys() | third.keys() if first.get(k) != third.get(k))
+    assert not differing, (f"GRIFFIN_NO_CSV_PROJECTION=1 {command3}: report differs from the default run in "
+                           f"{differing}:\n{json.dumps({k: third.get(k) for k in differing})[:3000]}")
 
 
 # ---------------------------------------------------------------- case linting
