@@ -102,6 +102,26 @@ TEST(CsvChunkerTest, NoHeaderNamesColumnsByPosition) {
   EXPECT_EQ(rows.cells, (Cells{{"1", "x\ny", "3"}, {"4", "5", "6"}}));
 }
 
+TEST(CsvChunkerTest, ProjectionKeepsTheNamedColumnsWithOrWithoutAHeader) {
+  TempDir dir;
+  ReadOptions options;
+  options.json_columns = {"c", "a", "missing"};
+  options.project_text_columns = true;
+  Rows rows = testing::ReadAll(*SourceOver(dir, "a,b,c\n1,x,3\n4,\"y\"z,6\n", options));
+  EXPECT_EQ(rows.columns, (std::vector<std::string>{"a", "c"}));  // input order; "missing" absent
+  EXPECT_EQ(rows.cells, (Cells{{"1", "3"}, {"<malformed: unexpected character after closing quote in field 2>"}}));
+
+  options.header = false;
+  options.json_columns = {"column_2"};
+  rows = testing::ReadAll(*SourceOver(dir, "1,2,3\n4,5\n", options));
+  EXPECT_EQ(rows.columns, (std::vector<std::string>{"column_2"}));
+  EXPECT_EQ(rows.cells, (Cells{{"2"}, {"<malformed: record has 2 fields, expected 3>"}}));
+
+  options.project_text_columns = false;  // the default: every column
+  rows = testing::ReadAll(*SourceOver(dir, "1,2,3\n", options));
+  EXPECT_EQ(rows.columns, (std::vector<std::string>{"column_1", "column_2", "column_3"}));
+}
+
 // Tricky input read with every small batch size and chunk size gives the same rows.
 TEST(CsvChunkerTest, ChunkingNeverChangesRows) {
   const std::string text =
