@@ -90,7 +90,7 @@ def main():
     parser.add_argument("--rows", type=int, default=None, help="default 1,000,000 (20,000 with --quick)")
     parser.add_argument("--runs", type=int, default=None, help="timed runs per job (default 3; 1 with --quick)")
     parser.add_argument("--warmup", type=int, default=None, help="untimed runs first (default 1; 0 with --quick)")
-    parser.add_argument("--masters", default=None, help="comma-separated (default: 2 executors, then 1)")
+    parser.add_argument("--masters", nargs="+", default=None, help="Spark masters (default: 2 executors, then 1)")
     parser.add_argument("--json", metavar="PATH", help="the raw results (default bench/data/spark_results_ROWS.json)")
     parser.add_argument("--report", metavar="PATH", help="print the tables of a --json file again; run nothing")
     args = parser.parse_args()
@@ -99,7 +99,7 @@ def main():
     rows = args.rows or (20_000 if args.quick else 1_000_000)
     runs = args.runs or (1 if args.quick else 3)
     warmup = args.warmup if args.warmup is not None else (0 if args.quick else 1)
-    masters = args.masters.split(",") if args.masters else MASTERS[:1] if args.quick else MASTERS
+    masters = args.masters or (MASTERS[:1] if args.quick else MASTERS)
     data = datasets.transactions(rows, "parquet")
     reference, _ = griffin_counts([data])
     if reference["evaluated_rows"] != rows:
