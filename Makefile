@@ -12,11 +12,16 @@
 #                         three runs each, alternating; medians (bench/README.md)
 #   make stream-latency   griffin stream's produce -> visible p50/p99 at 5,000 messages/s for 30 s
 #   make profile-bench    griffin profile vs whylogs at 1M and 10M rows, statistics compared first
+#   make stream-kill-full  griffin stream killed 20 times in a 200,000-message run (CI: the short form
+#                     of tests/python/test_stream_failures.py)
 #   make wheel-test   pip wheel ., installed into a clean venv (CLI and Python run the example), and
 #                     packed with venv-pack for a Spark local-cluster's executors (scripts/test.sh runs it)
 #   make spark-bench      griffin.spark (native, sql) vs PyDeequ and Great Expectations on Spark,
 #                         1M rows, local-cluster with 2 executors then 1, counts compared first
-.PHONY: wheel-test bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
+.PHONY: stream-kill-full wheel-test bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
+
+stream-kill-full:
+	GRIFFIN_BIN=$(CURDIR)/build/griffin GRIFFIN_STREAM_FULL=1 .venv/bin/python -m pytest -q tests/python/test_stream_failures.py
 
 wheel-test:
 	GRIFFIN_BIN=$(CURDIR)/build/griffin GRIFFIN_WHEEL_TEST=1 .venv/bin/python -m pytest -q tests/python/test_wheel.py \
