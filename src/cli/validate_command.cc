@@ -323,7 +323,9 @@ int RunValidateCommand(const ValidateArgs& args) {
       return sql::RunPushdown(prepared->plan, prepared->inputs[0], prepared->read_options, pushdown_options);
     }
     ReadOptions read_options = prepared->read_options;
-    read_options.project_text_columns = !outputs.any();  // outputs write whole rows
+    // Outputs write whole rows, and a recorded run's schema snapshot (UpdateSchemaCache)
+    // lists every column of the header: both need every column decoded.
+    read_options.project_text_columns = !outputs.any() && !(store && ticket);
     ASSIGN_OR_RETURN(auto source, OpenInputs(prepared->inputs, read_options));
     return RunValidation(prepared->plan, *source, run_options);
   }();
