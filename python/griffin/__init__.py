@@ -245,15 +245,17 @@ class Validator:
         report are numbered within the chunk), or use iter_batches().
 
         `mode` (database URIs, docs/sql.md): "scan" streams every row through
-        the engine; "pushdown" runs the checks SQL can judge exactly in the
-        database and the rest in the engine, as `griffin validate --mode
-        pushdown` does, into the same report (each check says where it ran in
-        `ran_in`); it has no per-row verdicts (bad_row_mask() and split()
-        raise). None: the rule file's `source.mode` for paths, else "scan".
+        the engine; "pushdown" runs the checks in the database when every
+        check compiles to SQL, else the whole suite in one scan (the engine
+        must read every row anyway); "pushdown-split" runs the checks SQL can
+        judge exactly in the database and the rest in the engine; both as
+        `griffin validate --mode ...` do, into the same report (each check
+        says where it ran in `ran_in`), with no per-row verdicts
+        (bad_row_mask() and split() raise). None: the rule file's `source.mode` for paths, else "scan".
         Pushdown takes one postgresql://, sqlite:// or duckdb:// URI and no
         `source.incremental`; anything else raises RuleError."""
         if mode is not None and not isinstance(mode, str):
-            raise TypeError("mode: expected \"scan\", \"pushdown\" or None, got %s" % type(mode).__name__)
+            raise TypeError("mode: expected \"scan\", \"pushdown\", \"pushdown-split\" or None, got %s" % type(mode).__name__)
         if isinstance(data, (str, _os.PathLike)):
             data = [data]
         if isinstance(data, (list, tuple)) and all(isinstance(p, (str, _os.PathLike)) for p in data):

@@ -55,7 +55,7 @@ class Validator:
         max_violations: int = ...,
         threads: int = 0,
         batch_rows: int = 65536,
-        mode: Optional[Literal["scan", "pushdown"]] = None,
+        mode: Optional[Literal["scan", "pushdown", "pushdown-split"]] = None,
     ) -> Report: ...
 
 def profile(data: Any, threads: int = 0, batch_rows: int = 65536) -> Dict[str, Any]: ...

@@ -102,7 +102,7 @@ Result<ValidationResult> Validator::RunPushdown(const std::vector<std::string>& 
   ValidationResult result;
   result.pushdown = true;
   ASSIGN_OR_RETURN(result.report, sql::RunPushdown(plan_, paths[0], ReadOptionsFromRules(*plan_, options.batch_rows),
-                                                   run_options));
+                                                   run_options, sql::PushdownSplit(options.mode, plan_->rules())));
   result.report.inputs = {RedactUri(paths[0])};
   return result;
 }

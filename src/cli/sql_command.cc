@@ -8,8 +8,12 @@
 #include "cli/exit_codes.h"
 #include "cli/standard_streams.h"
 #include "connectors/sql/pushdown_compiler.h"
+#include "connectors/sql/sql_increment.h"
+#include "connectors/sql/sql_uri.h"
+#include "connectors/sql/where_sql.h"
 #include "plan/plan.h"
 #include "rules/rule_loader.h"
+#include "rules/where_predicate.h"
 
 namespace griffin {
 namespace {
@@ -27,10 +31,23 @@ Result<std::string> PushdownScript(const SqlArgs& args) {
   ASSIGN_OR_RETURN(auto plan, Plan::Compile(rules, now_micros));
   sql::PushdownSource source;
   source.from = args.query.empty() ? sql::DialectTableName(*dialect, args.table) : "(" + args.query + ") AS griffin_query";
-  source.where = args.where.empty() ? rules.source.where : args.where;
+  if (!args.where.empty()) RETURN_IF_ERROR(CheckWhereOption(args.where));
+  // The filter as run: placeholders bound at run time (Spark SQL: values spelled inline).
+  const std::optional<sql::SqlEngine> engine = sql::SqlEngineForScheme(dialect->name());
+  ASSIGN_OR_RETURN(sql::WhereSql where, sql::CompileWhere(args.where.empty() ? rules.source.where : args.where,
+                                                          *dialect, engine ? sql::BindingFor(*engine) : nullptr));
+  source.where = where.sql;
   source.null_values = rules.source.null_values;  // string columns' null spellings are NULL, as at run time
   ASSIGN_OR_RETURN(sql::PushdownQuery query, sql::CompilePushdown(*plan, *dialect, source, args.max_violations));
-  return sql::RenderPushdownScript(*plan, query, *dialect);
+  std::string script = sql::RenderPushdownScript(*plan, query, *dialect);
+  std::string bound;
+  for (size_t i = 0; i < where.params.size(); ++i)
+    bound += (i ? ", " : "") + sql::Placeholder(*engine, static_cast<int>(i + 1)) + " = " +
+             sql::DescribeParam(where.params[i]);
+  for (char& c : bound)  // one comment line
+    if (c == '\n' || c == '\r') c = ' ';
+  if (!bound.empty()) script.insert(script.find('\n') + 1, "-- where's bound parameters: " + bound + "\n");
+  return script;
 }
 
 }  // namespace
@@ -41,7 +58,9 @@ CLI::App* AddSqlCommand(CLI::App& app, SqlArgs* args) {
   cmd->add_option("--dialect", args->dialect, "postgresql, sqlite, duckdb or spark")->capture_default_str();
   cmd->add_option("--table", args->table, "The table: name or schema.name (quoted for you)");
   cmd->add_option("--query", args->query, "A SELECT to validate instead of a table");
-  cmd->add_option("--where", args->where, "A SQL condition on the rows (overrides source.where)");
+  cmd->add_option("--where", args->where,
+                  "A condition on the rows, in Griffin's predicate language (docs/sql.md#where; overrides "
+                  "source.where); its values are printed as placeholders and listed in a comment");
   cmd->add_option("--max-violations", args->max_violations, "The LIMIT of each sample query is this + 1")
       ->capture_default_str();
   cmd->footer(

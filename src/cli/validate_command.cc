@@ -24,6 +24,7 @@
 #include "io/source_registry.h"
 #include "plan/plan.h"
 #include "plan/plan_explain.h"
+#include "rules/where_predicate.h"
 #include "plan/read_options.h"
 #include "report/json_writer.h"
 #include "report/junit_writer.h"
@@ -48,7 +49,7 @@ Result<ReadOptions> MakeReadOptions(const ValidateArgs& args, const Plan& plan) 
   if (args.batch_rows < 1) return Status::UsageError("--batch-rows: must be at least 1");
   ReadOptions options = ReadOptionsFromRules(plan, args.batch_rows);
   RETURN_IF_ERROR(ApplyReadArgs(args.input_format, args.delimiter, args.no_header, args.null_values, &options));
-  if (!args.where.empty()) options.where = args.where;
+  if (!args.where.empty()) options.where = args.where;  // checked in Prepare (CheckWhereOption)
   options.query = args.query;
   // Rows written to --clean/--quarantine keep every column of the source.
   options.project_columns = args.clean_path.empty() && args.quarantine_path.empty();
@@ -94,6 +95,7 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   if (args.format != "text" && args.format != "json" && args.format != "junit")
     return Status::UsageError("--format: expected text, json or junit, got '" + args.format + "'");
   if (args.max_violations < 0) return Status::UsageError("--max-violations: must be 0 or more");
+  if (!args.where.empty()) RETURN_IF_ERROR(CheckWhereOption(args.where));
   if (args.threads < 0 || args.threads > kMaxThreads)
     return Status::UsageError("--threads: must be 0 (all cores) to " + std::to_string(kMaxThreads) + ", got " +
                               std::to_string(args.threads));
@@ -320,7 +322,8 @@ int RunValidateCommand(const ValidateArgs& args) {
     if (prepared->pushdown) {
       RunOptions pushdown_options = run_options;
       pushdown_options.progress = nullptr;
-      return sql::RunPushdown(prepared->plan, prepared->inputs[0], prepared->read_options, pushdown_options);
+      return sql::RunPushdown(prepared->plan, prepared->inputs[0], prepared->read_options, pushdown_options,
+                              sql::PushdownSplit(args.mode, prepared->rules));
     }
     ReadOptions read_options = prepared->read_options;
     // Outputs write whole rows, and a recorded run's schema snapshot (UpdateSchemaCache)
@@ -463,13 +466,16 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   cmd->add_flag("--no-header", args->no_header, "CSV/TSV inputs have no header line (columns are column_1..N)");
   cmd->add_option("--null-value", args->null_values, "A spelling of null in text inputs (repeatable; overrides source.null_values)");
   cmd->add_option("--where", args->where,
-                  "Database inputs: read only the rows this SQL condition matches (overrides source.where; "
-                  "its values should be literals)");
+                  "Database inputs: read only the rows this condition matches, in Griffin's predicate language "
+                  "(=, !=, <, IN, BETWEEN, LIKE, IS NULL, AND/OR/NOT; values bound as parameters; docs/sql.md#where; "
+                  "overrides source.where)");
   cmd->add_option("--query", args->query, "Database inputs: validate the result of this SELECT instead of a table");
   cmd->add_option("--mode", args->mode,
                   "Database inputs: scan (stream every row through the engine; default, or source.mode) or "
-                  "pushdown (the checks SQL can judge exactly run in the database, the rest in the engine over "
-                  "their own columns; same report, see docs/sql.md)");
+                  "pushdown (every check compiles to SQL: counts and samples come from the database; else, since the "
+                  "engine must read every row anyway, the whole suite runs in one scan) or pushdown-split (the "
+                  "checks SQL can judge exactly in the database, the rest in the engine over their own columns); "
+                  "same report, see docs/sql.md");
   cmd->add_flag("--no-progress", args->no_progress, "Never draw the progress line on a terminal");
   cmd->add_option("--memory-limit", args->memory_limit,
                   "Memory for unique and distinct_count state (512MB, 2G; 0: no limit); past it they spill "

@@ -4,6 +4,8 @@
 // row_rule_loader.cc, table_rule_loader.cc and training_rule_loader.cc.
 #include "rules/rule_loader.h"
 
+#include "rules/where_predicate.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -108,11 +110,13 @@ Status LoadSource(const YamlContext& ctx, const Field& field, SourceOptions* sou
       RETURN_IF_ERROR(LoadMalformed(ctx, entry, &source->malformed_mostly));
     } else if (entry.key == "where") {
       ASSIGN_OR_RETURN(source->where, rules_internal::ReadString(ctx, entry));
-      if (source->where.empty()) return ctx.Error(entry, "expected a SQL condition, got empty text");
+      if (source->where.empty()) return ctx.Error(entry, "expected a condition, got empty text");
+      if (auto parsed = ParseWhere(source->where); !parsed.ok())
+        return ctx.Error(entry, parsed.status().message() + kWhereHint);
     } else if (entry.key == "mode") {
       ASSIGN_OR_RETURN(source->mode, rules_internal::ReadString(ctx, entry));
-      if (source->mode != "scan" && source->mode != "pushdown")
-        return ctx.Error(entry, "expected scan or pushdown, got '" + source->mode + "'");
+      if (source->mode != "scan" && source->mode != "pushdown" && source->mode != "pushdown-split")
+        return ctx.Error(entry, "expected scan, pushdown or pushdown-split, got '" + source->mode + "'");
     } else if (entry.key == "incremental") {
       RETURN_IF_ERROR(LoadIncremental(ctx, entry, &source->incremental_column));
     } else {

@@ -194,9 +194,12 @@ TEST(Source, Where) {
   EXPECT_EQ(LoadBody("source: {where: \"amount > 0 AND region = 'eu'\"}\n")->source.where,
             "amount > 0 AND region = 'eu'");
   EXPECT_EQ(LoadBody("source: {format: csv}\n")->source.where, "");
-  EXPECT_EQ(BodyError("source: {where: ''}\n"), "r.yaml:3: source.where: expected a SQL condition, got empty text");
+  EXPECT_EQ(BodyError("source: {where: ''}\n"), "r.yaml:3: source.where: expected a condition, got empty text");
+  EXPECT_EQ(BodyError("source: {where: \"k > 1; DROP TABLE t\"}\n"),
+            "r.yaml:3: source.where: at offset 5: unexpected character ';' (a predicate in Griffin's language, "
+            "docs/sql.md#where; SQL of your own goes in --query)");
   EXPECT_EQ(LoadBody("source: {mode: pushdown}\n")->source.mode, "pushdown");
-  EXPECT_EQ(BodyError("source: {mode: fast}\n"), "r.yaml:3: source.mode: expected scan or pushdown, got 'fast'");
+  EXPECT_EQ(BodyError("source: {mode: fast}\n"), "r.yaml:3: source.mode: expected scan, pushdown or pushdown-split, got 'fast'");
 }
 
 TEST(Source, Errors) {

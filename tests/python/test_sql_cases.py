@@ -160,10 +160,12 @@ def test_pushdown_counts_are_the_expected_and_scan_modes(path, engine, tmp_path)
     rules = tmp_path / "rules.yaml"
     rules.write_text(case["rules"])
     uri = table_uri(case, engine, tmp_path)
-    pushdown = validate(rules, uri, "--mode", "pushdown")
     scan = validate(rules, uri)
-    assert counts(pushdown) == expected_counts(case)
-    for check in pushdown["checks"]:
-        check.pop("ran_in")
-        check.pop("ran_in_reason")
-    assert pushdown == scan
+    # pushdown-split runs the compiled SQL whatever falls back; pushdown may plan one scan instead.
+    for mode in ("pushdown-split", "pushdown"):
+        pushdown = validate(rules, uri, "--mode", mode)
+        assert counts(pushdown) == expected_counts(case), mode
+        for check in pushdown["checks"]:
+            check.pop("ran_in")
+            check.pop("ran_in_reason")
+        assert pushdown == scan, mode

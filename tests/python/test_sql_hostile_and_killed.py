@@ -33,7 +33,7 @@ def test_a_hostile_table_name_runs_nothing_in_either_mode(engine, rules, tmp_pat
     schema = table.rsplit(".", 1)[0] + "." if "." in table else ""
     for hostile in HOSTILE:
         name = urllib.parse.quote(schema + hostile.replace("rows", table))
-        for mode in ("scan", "pushdown"):
+        for mode in ("scan", "pushdown", "pushdown-split"):
             done = run_cli("validate", "-r", rules, f"{database}?table={name}", "--no-store", "--mode", mode)
             assert done.returncode == 3 and done.stderr.count("\n") == 1, (mode, hostile, done.stderr)
     assert row_count(rules, uri) == len(ROWS)

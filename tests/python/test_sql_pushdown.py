@@ -188,10 +188,15 @@ def test_every_check_gives_the_scan_and_file_report_in_pushdown(engine, tmp_path
     pq.write_table(rows, parquet)
     from_file = report(rules, parquet)
     scan = report(rules, uri)
-    pushdown = report(rules, uri, "--mode", "pushdown")
+    pushdown = report(rules, uri, "--mode", "pushdown-split")
+    planned = report(rules, uri, "--mode", "pushdown")
     assert comparable(scan) == comparable(from_file)
     assert comparable(pushdown) == comparable(from_file)
+    assert comparable(planned) == comparable(from_file)
     assert from_file["bad_rows"] > 0 and from_file["violations"] and from_file["schema_errors"] == []
+    # The planner: a row expression needs every row in the engine, so the whole suite scans once.
+    assert {c["ran_in"] for c in planned["checks"]} == {"engine"}
+    assert all("planned as one scan: " in c["ran_in_reason"] for c in planned["checks"])
     # Where each check ran (docs/sql.md); a table check is named like a column check ("k.max").
     places = {(c["name"], "observed" in c): (c["ran_in"], c["ran_in_reason"]) for c in pushdown["checks"]}
     assert all(k not in c for c in scan["checks"] for k in ("ran_in", "ran_in_reason"))
@@ -214,8 +219,9 @@ def test_filters_queries_and_null_spellings_as_in_scan_mode(engine, tmp_path):
     for source, extra in [(uri, ("--where", "k > 1 OR k IS NULL")),
                           (database, ("--query", f"SELECT * FROM {table} WHERE id < 100 ORDER BY id DESC"))]:
         scan = report(rules, source, *extra)
-        pushdown = report(rules, source, "--mode", "pushdown", *extra)
-        assert comparable(pushdown) == comparable(scan), extra
+        for mode in ("pushdown-split", "pushdown"):
+            pushdown = report(rules, source, "--mode", mode, *extra)
+            assert comparable(pushdown) == comparable(scan), (mode, extra)
         assert 0 < scan["rows"] < len(ROWS)
 
 
@@ -223,21 +229,22 @@ def test_source_mode_in_the_rule_file_and_refusals(tmp_path):
     uri = sqlite_table(tmp_path, reference("sqlite"))
     rules = tmp_path / "rules.yaml"
     rules.write_text(rules_text("sqlite").replace("dataset: sql_pushdown\n",
-                                                  "dataset: sql_pushdown\nsource: {mode: pushdown}\n"))
+                                                  "dataset: sql_pushdown\nsource: {mode: pushdown-split}\n"))
     by_file = report(rules, uri)
     assert {c["ran_in"] for c in by_file["checks"]} == {"database", "engine"}
+    assert {c["ran_in"] for c in report(rules, uri, "--mode", "pushdown")["checks"]} == {"engine"}
     assert "ran_in" not in report(rules, uri, "--mode", "scan")["checks"][0]
     parquet = tmp_path / "rows.parquet"
     pq.write_table(reference("sqlite"), parquet)
     for args, expected in [((parquet,), "one database input"),
                            ((uri, "--quarantine", tmp_path / "q.csv"), "--clean and --quarantine need --mode scan"),
-                           ((uri, "--mode", "fast"), "expected scan or pushdown")]:
+                           ((uri, "--mode", "fast"), "expected scan, pushdown or pushdown-split")]:
         done = run_cli("validate", "-r", rules, *args, "--no-store")
         assert done.returncode == 2, done.stderr
         assert expected in done.stderr and done.stderr.count("\n") == 1, done.stderr
     # An incremental rule file reads past a watermark; pushdown would read the whole table.
     incremental = tmp_path / "incremental.yaml"
-    incremental.write_text(rules.read_text().replace("source: {mode: pushdown}", "source: {incremental: {column: id}}"))
+    incremental.write_text(rules.read_text().replace("source: {mode: pushdown-split}", "source: {incremental: {column: id}}"))
     done = run_cli("validate", "-r", incremental, uri, "--mode", "pushdown", "--no-store")
     assert done.returncode == 2 and "source.incremental needs --mode scan" in done.stderr, done.stderr
 
@@ -268,8 +275,9 @@ def test_a_column_of_another_type_is_the_same_schema_error(tmp_path):
     rules = tmp_path / "rules.yaml"
     rules.write_text("griffin: 1\ndataset: d\ncolumns:\n  b: {type: int64, min: 0}\n  gone: {type: string}\n"
                      "  id: {type: int64, min: 0}\n")
-    scan, pushdown = report(rules, uri), report(rules, uri, "--mode", "pushdown")
+    scan, pushdown = report(rules, uri), report(rules, uri, "--mode", "pushdown-split")
     assert comparable(pushdown) == comparable(scan)
+    assert comparable(report(rules, uri, "--mode", "pushdown")) == comparable(scan)
     assert {e["column"] for e in pushdown["schema_errors"]} == {"b", "gone"}
     assert pushdown["quality_score"] == 0 and pushdown["bad_rows"] == len(ROWS)
 
@@ -351,6 +359,7 @@ def test_random_rules_and_tables_give_the_scan_report(tmp_path, columns, rules_t
     else:
         uri = postgresql_table(tmp_path, rows, table="prop")
     scan = comparable(report(rules, uri))
+    assert comparable(report(rules, uri, "--mode", "pushdown-split")) == scan
     assert comparable(report(rules, uri, "--mode", "pushdown")) == scan
     # ... and both equal griffin validate on the same rows as a Parquet file.
     parquet = tmp_path / "rows.parquet"

@@ -134,10 +134,16 @@ def test_duckdb_refuses_hostile_names_and_writing_queries(rules, tmp_path):  # n
     uri, _ = TABLES["duckdb"](tmp_path)
     database = uri.split("?")[0]
     attempts = [(f"{database}?table={urllib.parse.quote('x; DROP TABLE rows')}", ()),
-                (database, ("--query", "DELETE FROM rows RETURNING *")),
-                (uri, ("--where", "1=1; DROP TABLE rows; --"))]
+                (database, ("--query", "DELETE FROM rows RETURNING *"))]
     for source, extra in attempts:
         done = run_cli("validate", "-r", rules, source, "--no-store", *extra)
         assert done.returncode == 3 and done.stderr.count("\n") == 1, (extra, done.stderr)
+    # A where outside the predicate language: refused at once (exit 2); hostile text in a value: bound.
+    done = run_cli("validate", "-r", rules, uri, "--no-store", "--where", "1=1; DROP TABLE rows; --")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    for mode in ("scan", "pushdown", "pushdown-split"):
+        done = run_cli("validate", "-r", rules, uri, "--no-store", "--format", "json", "--mode", mode,
+                       "--where", "s = '1''; DROP TABLE rows; --' OR s IN ('x''); DELETE FROM rows; --')")
+        assert done.returncode in (0, 1) and json.loads(done.stdout)["rows"] == 0, (mode, done.stderr)
     whole = run_cli("validate", "-r", rules, uri, "--no-store", "--format", "json")
     assert json.loads(whole.stdout)["rows"] == len(ROWS)

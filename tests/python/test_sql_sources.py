@@ -229,9 +229,22 @@ def test_hostile_where_and_writing_queries_change_nothing(engine, rules, tmp_pat
     uri, _ = TABLES[engine](tmp_path)
     table = "griffin_scan.rows" if engine == "postgresql" else "rows"
     database = uri.split("?")[0]
-    attempts = [(uri, ("--where", f"1=1; DROP TABLE {table}; --")),
-                (uri, ("--where", f"1=1) AS x; DROP TABLE {table}; SELECT (1")),
-                (database, ("--query", f"DELETE FROM {table} RETURNING *"))]
+    # SQL outside the predicate language is refused before any connection (exit 2) ...
+    for where in (f"1=1; DROP TABLE {table}; --", f"1=1) AS x; DROP TABLE {table}; SELECT (1",
+                  "k > 1 -- comment", "k > 1 /* c */ OR 1 = 1", "k IN (SELECT 1)"):
+        for mode in ("scan", "pushdown"):
+            done = run_cli("validate", "-r", rules, uri, "--no-store", "--where", where, "--mode", mode)
+            assert done.returncode == 2 and done.stderr.count("\n") == 1, (where, done.stderr)
+            assert done.stderr.startswith("griffin: --where: at offset "), done.stderr
+    # ... and hostile text inside a value is a bound value: it matches nothing and runs nothing.
+    for where in (f"s = '1''; DROP TABLE {table}; --'", "s = 'x'' OR ''1''=''1'",
+                  f"s IN ('a''); DELETE FROM {table}; --')"):
+        for mode in ("scan", "pushdown", "pushdown-split"):
+            done = run_cli("validate", "-r", rules, uri, "--no-store", "--where", where, "--mode", mode,
+                           "--format", "json")
+            assert done.returncode in (0, 1), (where, mode, done.stderr)
+            assert json.loads(done.stdout)["rows"] == 0, (where, mode)
+    attempts = [(database, ("--query", f"DELETE FROM {table} RETURNING *"))]
     for source, extra in attempts:
         done = run_cli("validate", "-r", rules, source, "--no-store", *extra)
         assert done.returncode == 3, (extra, done.stderr)

@@ -88,6 +88,9 @@ struct PushdownQuery {
   std::vector<std::string> fallback_columns;
   bool fallback_has_pushed_bad = false;
   bool fallback_uses_windows = false;       // _griffin_pushed_bad needs pushed error unique checks' windows
+  // The planner's plan when checks fall back (pushdown_runner.h): every rule
+  // column the source has, for one scan of the whole suite by the engine.
+  std::string scan_sql;
   bool any_fallback() const;
 };
 

@@ -69,6 +69,17 @@ TEST(PushdownCompiler, MissingColumnIsTheEnginesSchemaError) {
   EXPECT_EQ(query.fallback_sql, "SELECT 1 AS _griffin_none\nFROM t");
 }
 
+TEST(PushdownCompiler, TheWholeScanReadsEveryRuleColumnTheSourceHas) {
+  auto plan = PlanOf("columns:\n  id: {type: int64, min: 0}\n  s: {type: string, regex: 'a'}\n  gone: {type: int64}\n");
+  std::map<std::string, StoredType> stored = {{"id", StoredType::kInteger}, {"s", StoredType::kText}};
+  EXPECT_EQ(Compile(*plan, "sqlite", {"t", "", stored}).scan_sql, "SELECT \"id\", \"s\"\nFROM t");
+  auto pushed = PlanOf("columns:\n  id: {type: int64, min: 0}\n");
+  EXPECT_EQ(Compile(*pushed, "sqlite", {"t", "", stored}).scan_sql, "");  // every check pushed: no scan planned
+  const std::string script = RenderPushdownScript(*plan, Compile(*plan, "sqlite", {"t", "", stored}),
+                                                  *FindSqlDialect("sqlite"));
+  EXPECT_NE(script.find("the whole suite runs in one scan of these rows"), std::string::npos) << script;
+}
+
 TEST(PushdownCompiler, ScriptNamesWhereEachCheckRuns) {
   auto plan = PlanOf("columns:\n  s: {type: string, regex: 'a'}\n");
   PushdownQuery query = Compile(*plan, "sqlite", {DialectTableName(*FindSqlDialect("sqlite"), "x; DROP TABLE y"), "",

@@ -14,6 +14,8 @@
 #include "connectors/sql/sql_source.h"
 #include "connectors/sql/sql_uri.h"
 #include "connectors/sql/stored_types.h"
+#include "connectors/sql/where_sql.h"
+#include "connectors/sql/sql_increment.h"
 #include "exec/check_report.h"
 #include "exec/violation_messages.h"
 #include "io/arrow_source.h"
@@ -27,20 +29,55 @@ Result<Report> RunFallback(const std::shared_ptr<AdbcConnectionHandle>& connecti
                            const Plan& plan, const PushdownQuery& query,
                            const std::map<std::string, StoredType>& stored, const ReadOptions& read_options,
                            const RunOptions& options, const std::string& context,
+                           const std::shared_ptr<arrow::RecordBatch>& params,
                            std::shared_ptr<const Plan>* fallback_plan) {
   const RuleSet rules = FallbackRules(plan, query, stored);
   ASSIGN_OR_RETURN(*fallback_plan, Plan::Compile(rules, plan.now_micros()));
-  ASSIGN_OR_RETURN(auto source, OpenSqlQuerySource(connection, engine, query.fallback_sql, context, read_options, 0));
+  ASSIGN_OR_RETURN(auto source, OpenSqlQuerySource(connection, engine, query.fallback_sql, context, read_options, 0,
+                                                    params));
   return RunValidation(*fallback_plan, *source, options);
+}
+
+// The planner's whole-suite scan: every rule column through the engine, in
+// the transaction of the types' probe; each check says why it ran there.
+Result<Report> RunWholeScan(const std::shared_ptr<AdbcConnectionHandle>& connection, SqlEngine engine,
+                            std::shared_ptr<const Plan> plan, const PushdownQuery& query, const SqlDialect& dialect,
+                            const ReadOptions& read_options, const RunOptions& options, const std::string& context,
+                            const std::shared_ptr<arrow::RecordBatch>& params) {
+  ASSIGN_OR_RETURN(auto source,
+                   OpenSqlQuerySource(connection, engine, query.scan_sql, context, read_options, 0, params));
+  ASSIGN_OR_RETURN(Report report, RunValidation(plan, *source, options));
+  const std::string why = WholeScanReason(*plan, query, dialect);
+  // The report's checks are the plan's, in order (as AssemblePushdownReport's).
+  for (size_t i = 0; i < report.checks.size(); ++i) {
+    const CheckPlacement* placement = i < query.placements.size() ? &query.placements[i] : nullptr;
+    report.checks[i].ran_in = "engine";
+    report.checks[i].ran_in_reason = placement && !placement->pushed && !placement->reason.empty()
+                                         ? placement->reason + "; " + why : why;
+  }
+  return report;
 }
 
 }  // namespace
 
+std::string WholeScanReason(const Plan& plan, const PushdownQuery& query, const SqlDialect& dialect) {
+  std::string names;
+  for (const CheckPlacement& placement : query.placements)
+    if (!placement.pushed) names += (names.empty() ? "" : ", ") + plan.checks()[placement.check_index].name;
+  return std::string("planned as one scan: ") + names + " cannot run in " + dialect.name() +
+         " SQL, so the engine reads every row anyway, and one read of every rule column costs less than the "
+         "aggregate, the sample queries and that read (--mode pushdown-split runs them)";
+}
+
+bool PushdownSplit(const std::string& mode, const RuleSet& rules) {
+  return (mode.empty() ? rules.source.mode : mode) == "pushdown-split";
+}
+
 Result<bool> ChoosePushdown(const std::string& mode, const RuleSet& rules) {
   const std::string& chosen = mode.empty() ? rules.source.mode : mode;
-  if (!chosen.empty() && chosen != "scan" && chosen != "pushdown")
-    return Status::UsageError("--mode: expected scan or pushdown, got '" + chosen + "'");
-  return chosen == "pushdown";
+  if (!chosen.empty() && chosen != "scan" && chosen != "pushdown" && chosen != "pushdown-split")
+    return Status::UsageError("--mode: expected scan, pushdown or pushdown-split, got '" + chosen + "'");
+  return chosen == "pushdown" || chosen == "pushdown-split";
 }
 
 Status CheckPushdownInputs(const std::vector<std::string>& inputs, const RuleSet& rules) {
@@ -54,7 +91,7 @@ Status CheckPushdownInputs(const std::vector<std::string>& inputs, const RuleSet
 }
 
 Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& uri, const ReadOptions& read_options,
-                           const RunOptions& options) {
+                           const RunOptions& options, bool split) {
   const auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(SqlTarget target, ParseSqlUri(uri));
   const std::string& context = target.display;
@@ -71,12 +108,28 @@ Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& 
   }
   PushdownSource source;
   source.from = read_options.query.empty() ? QuotedTableName(target) : "(" + read_options.query + ") AS griffin_query";
-  source.where = read_options.where;
+  // The filter as SQL Griffin writes, its values bound to every query (where_sql.h).
+  ASSIGN_OR_RETURN(WhereSql where, CompileWhere(read_options.where, *dialect, BindingFor(target.engine)));
+  if (!read_options.where.empty()) {
+    ASSIGN_OR_RETURN(std::vector<std::string> names, SourceColumnNames(connection, source.from, context));
+    RETURN_IF_ERROR(CheckWhereColumns(read_options.where, names, target.engine, context));
+  }
+  const std::shared_ptr<arrow::RecordBatch> params = ParamRow(WhereArrays(where.params, target.engine));
+  source.where = where.sql;
   source.null_values = read_options.null_values;
-  ASSIGN_OR_RETURN(auto stored, ProbeStoredTypes(connection, target.engine, *plan, source.from, source.where, context));
+  ASSIGN_OR_RETURN(auto stored,
+                   ProbeStoredTypes(connection, target.engine, *plan, source.from, source.where, context, params));
   source.columns = stored;
   ASSIGN_OR_RETURN(PushdownQuery query, CompilePushdown(*plan, *dialect, source, options.max_violations));
-  ASSIGN_OR_RETURN(auto aggregate_batches, QueryAll(connection, query.aggregate_sql, context));
+  if (query.any_fallback() && !split) {
+    RunOptions engine_options = options;
+    engine_options.on_rows = nullptr;
+    ASSIGN_OR_RETURN(Report report, RunWholeScan(connection, target.engine, plan, query, *dialect, read_options,
+                                                 engine_options, context, params));
+    report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return report;
+  }
+  ASSIGN_OR_RETURN(auto aggregate_batches, QueryAll(connection, query.aggregate_sql, context, params));
   ASSIGN_OR_RETURN(AggregateRow aggregate, ReadAggregateRow(*plan, query, aggregate_batches, context));
 
   // Samples of the pushed checks that have violations.
@@ -84,7 +137,7 @@ Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& 
   std::vector<std::pair<int, ViolationReport>> violations;  // (check index, violation)
   for (const CheckPlacement& placement : query.placements) {
     if (!NeedsSample(placement, aggregate, options.max_violations)) continue;
-    ASSIGN_OR_RETURN(auto sample, QueryAll(connection, placement.sample_sql, context));
+    ASSIGN_OR_RETURN(auto sample, QueryAll(connection, placement.sample_sql, context, params));
     RETURN_IF_ERROR(ReadSample(*plan, placement, sample, options.max_violations, string_nulls, context, &violations));
   }
 
@@ -94,7 +147,7 @@ Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& 
     RunOptions engine_options = options;
     engine_options.on_rows = nullptr;
     ASSIGN_OR_RETURN(fallback, RunFallback(connection, target.engine, *plan, query, stored, read_options,
-                                           engine_options, context, &fallback_plan));
+                                           engine_options, context, params, &fallback_plan));
   }
   ASSIGN_OR_RETURN(Report report, AssemblePushdownReport(*plan, query, *dialect, aggregate, std::move(violations),
                                                          fallback_plan ? &fallback : nullptr, fallback_plan.get(),

@@ -18,6 +18,14 @@
 //     union of both sides'.
 // Each check of the report says where it ran (CheckReport::ran_in) and why.
 //
+// The planner: when some checks fall back (step 4), the engine reads every
+// row anyway, so by default the whole suite runs in one scan of every rule
+// column instead of steps 2-4 (the scan report, every check ran_in "engine",
+// the reason naming the checks that forced it). At 1M rows in PostgreSQL
+// steps 2-4 cost 4.3x the hand-written aggregate and the one scan 0.8x
+// (bench/README.md). `split` (--mode pushdown-split) runs steps 2-4 anyway,
+// for wide tables whose fallback checks read few columns.
+//
 // Per-row outputs (--clean, --quarantine) need every row: scan mode.
 // Errors as sql_source.h's: InputError "<URI with password ***>: <message>".
 #pragma once
@@ -28,6 +36,7 @@
 
 #include "exec/engine.h"
 #include "plan/plan.h"
+#include "connectors/sql/pushdown_compiler.h"
 #include "plan/read_options.h"
 #include "report/report.h"
 #include "rules/rule_set.h"
@@ -35,9 +44,13 @@
 namespace griffin::sql {
 
 // The mode a run takes (the CLI's --mode, Python's mode=): `mode` when given,
-// else the rule file's source.mode, else scan. True for pushdown; UsageError
-// for another word.
+// else the rule file's source.mode, else scan. True for pushdown and
+// pushdown-split; UsageError for another word.
 Result<bool> ChoosePushdown(const std::string& mode, const RuleSet& rules);
+// Whether that mode is pushdown-split (the planner's scan never replaces it).
+bool PushdownSplit(const std::string& mode, const RuleSet& rules);
+// Why the planner ran `query`'s checks in one scan: the report's ran_in_reason.
+std::string WholeScanReason(const Plan& plan, const PushdownQuery& query, const SqlDialect& dialect);
 
 // UsageError unless pushdown can run over `inputs` with `rules`: one database
 // input (postgresql://, sqlite://, duckdb://) and no source.incremental.
@@ -47,6 +60,6 @@ Status CheckPushdownInputs(const std::vector<std::string>& inputs, const RuleSet
 // takes them; `options`: threads, max_violations and profiling for the
 // fallback run (on_rows must be unset).
 Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& uri, const ReadOptions& read_options,
-                           const RunOptions& options);
+                           const RunOptions& options, bool split = false);
 
 }  // namespace griffin::sql

@@ -49,13 +49,13 @@ class PushdownRunnerTest : public ::testing::Test {
                 "INSERT INTO t VALUES (1, 2.5, 'eu', 'A1'), (2, -1, 'us', ''), (2, NULL, '', 'B22'),"
                 " (4, 1e308, 'eu', NULL), (NULL, 7, 'moon', 'C3');");
   }
-  Report Run(const std::string& rules, bool pushdown, ReadOptions options = {}) {
+  Report Run(const std::string& rules, bool pushdown, ReadOptions options = {}, bool split = false) {
     auto plan = PlanOf(rules);
     RunOptions run;
     run.max_violations = 2;
     const std::string uri = "sqlite://" + file_ + "?table=t";
     Result<Report> report = [&]() -> Result<Report> {
-      if (pushdown) return RunPushdown(plan, uri, options, run);
+      if (pushdown) return RunPushdown(plan, uri, options, run, split);
       ASSIGN_OR_RETURN(auto source, OpenSqlSource(uri, options, 0));
       return RunValidation(plan, *source, run);
     }();
@@ -75,8 +75,9 @@ TEST_F(PushdownRunnerTest, SameReportAsScanWhenChecksArePushed) {
       "  - null_fraction: {column: region, max: 0.1}\n  - distinct_count: {column: region, min: 3}\n"
       "  - max: {column: amount, max: 10}\n";
   Report scan = Run(rules, false);
-  Report pushdown = Run(rules, true);
+  Report pushdown = Run(rules, true, {}, /*split=*/true);  // the sums fall back: no planner's scan
   EXPECT_EQ(Comparable(pushdown), Comparable(scan));
+  EXPECT_EQ(Comparable(Run(rules, true)), Comparable(scan));
   EXPECT_GT(scan.bad_rows, 0);
   for (const CheckReport& check : pushdown.checks) {  // SQLite's SUM raises past int64: the engine sums
     const bool summed = check.name == "id.sum" || check.name == "id.mean";
@@ -92,7 +93,7 @@ TEST_F(PushdownRunnerTest, FallbackChecksRunInTheEngineOverTheSameRows) {
       "rows:\n  - name: small\n    expr: \"amount < 5\"\n    severity: warn\n"
       "table:\n  - stddev: {column: amount, max: 1}\n";
   Report scan = Run(rules, false);
-  Report pushdown = Run(rules, true);
+  Report pushdown = Run(rules, true, {}, /*split=*/true);
   EXPECT_EQ(Comparable(pushdown), Comparable(scan));
   std::map<std::string, std::pair<std::string, std::string>> places;
   for (const CheckReport& check : pushdown.checks) places[check.name] = {check.ran_in, check.ran_in_reason};
@@ -101,6 +102,26 @@ TEST_F(PushdownRunnerTest, FallbackChecksRunInTheEngineOverTheSameRows) {
   EXPECT_EQ(places["small"].first, "engine");
   EXPECT_EQ(places["amount.stddev"].first, "engine");
   EXPECT_GT(scan.violations.size(), 0u);
+}
+
+TEST_F(PushdownRunnerTest, ThePlannerScansOnceWhenTheEngineMustReadEveryRow) {
+  const std::string rules =
+      "columns:\n  id: {type: int64, min: 2}\n  code: {type: string, regex: '^[A-Z][0-9]$'}\n"
+      "rows:\n  - name: small\n    expr: \"id < 3\"\n";
+  Report scan = Run(rules, false);
+  Report planned = Run(rules, true);
+  EXPECT_EQ(Comparable(planned), Comparable(scan));
+  EXPECT_EQ(Comparable(planned), Comparable(Run(rules, true, {}, /*split=*/true)));
+  const std::string why = "planned as one scan: code.regex, small cannot run in sqlite SQL, so the engine reads every "
+                          "row anyway, and one read of every rule column costs less than the aggregate, the sample "
+                          "queries and that read (--mode pushdown-split runs them)";
+  std::map<std::string, std::pair<std::string, std::string>> places;
+  for (const CheckReport& check : planned.checks) places[check.name] = {check.ran_in, check.ran_in_reason};
+  ASSERT_EQ(places.size(), 5u);  // id.type, id.min, code.type, code.regex, small
+  EXPECT_EQ(places["id.min"], std::make_pair(std::string("engine"), why));  // it could have been pushed
+  EXPECT_EQ(places["code.regex"].second, "sqlite has no RE2 regular expressions; " + why);
+  EXPECT_EQ(places["small"].second, "row expressions are evaluated by the engine; " + why);
+  EXPECT_GT(scan.bad_rows, 0);
 }
 
 TEST_F(PushdownRunnerTest, NullSpellingsAndFiltersAsInScanMode) {
@@ -139,10 +160,17 @@ TEST(PushdownModeTest, ModeArgumentThenRuleFileThenScan) {
   rules->source.mode.clear();
   EXPECT_FALSE(*ChoosePushdown("", *rules));
   EXPECT_TRUE(*ChoosePushdown("pushdown", *rules));
+  EXPECT_TRUE(*ChoosePushdown("pushdown-split", *rules));
+  EXPECT_FALSE(PushdownSplit("pushdown", *rules));
+  EXPECT_TRUE(PushdownSplit("pushdown-split", *rules));
+  rules->source.mode = "pushdown-split";
+  EXPECT_TRUE(PushdownSplit("", *rules));
+  EXPECT_FALSE(PushdownSplit("scan", *rules));
+  rules->source.mode.clear();
   auto bad = ChoosePushdown("fast", *rules);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), StatusCode::kUsageError);
-  EXPECT_EQ(bad.status().message(), "--mode: expected scan or pushdown, got 'fast'");
+  EXPECT_EQ(bad.status().message(), "--mode: expected scan, pushdown or pushdown-split, got 'fast'");
 }
 
 TEST(PushdownModeTest, OneDatabaseInputWithoutIncrementalRuns) {

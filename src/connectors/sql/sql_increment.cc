@@ -8,7 +8,9 @@
 #include <arrow/table.h>
 #include <arrow/type_traits.h>
 
+#include "connectors/sql/sql_dialect.h"
 #include "connectors/sql/sql_uri.h"
+#include "connectors/sql/where_sql.h"
 #include "util/base64.h"
 
 namespace griffin::sql {
@@ -21,13 +23,14 @@ bool CanBeWatermark(const arrow::DataType& type) {
 }
 
 // Parameters as one row: p1, p2, ... from one-value arrays.
+}  // namespace
+
 std::shared_ptr<arrow::RecordBatch> ParamRow(const arrow::ArrayVector& values) {
+  if (values.empty()) return nullptr;
   arrow::FieldVector fields;
   for (size_t i = 0; i < values.size(); ++i) fields.push_back(arrow::field("p" + std::to_string(i + 1), values[i]->type()));
   return arrow::RecordBatch::Make(arrow::schema(std::move(fields)), 1, values);
 }
-
-}  // namespace
 
 std::string Placeholder(SqlEngine engine, int n) {
   return (engine == SqlEngine::kSqlite ? "?" : "$") + std::to_string(n);
@@ -68,15 +71,20 @@ Result<std::shared_ptr<arrow::Array>> DecodeWatermark(const std::string& value, 
 
 Result<SqlCondition> RowCondition(SqlEngine engine, const ReadOptions& options, const std::string& context) {
   SqlCondition condition;
-  if (!options.where.empty()) condition.sql = "(" + options.where + ")";
-  if (options.incremental_column.empty() || !options.increment_bounded) return condition;
+  ASSIGN_OR_RETURN(WhereSql where, CompileWhere(options.where, *FindSqlDialect(SqlEngineName(engine)),
+                                                BindingFor(engine)));
+  condition.sql = where.sql;
+  arrow::ArrayVector params = WhereArrays(where.params, engine);
+  if (options.incremental_column.empty() || !options.increment_bounded) {
+    if (!params.empty()) condition.params = ParamRow(params);
+    return condition;
+  }
   const std::string column = QuoteIdentifier(options.incremental_column);
   std::string bounds;
-  arrow::ArrayVector params;
   if (!options.increment_after.empty()) {
     ASSIGN_OR_RETURN(auto after, DecodeWatermark(options.increment_after, context));
     params.push_back(after);
-    bounds = column + " > " + Placeholder(engine, 1);
+    bounds = column + " > " + Placeholder(engine, static_cast<int>(params.size()));
     if (options.increment_through.empty()) bounds += " AND 1 = 0";  // nothing is past it
   }
   if (!options.increment_through.empty()) {
@@ -106,13 +114,17 @@ Result<std::optional<SourceWatermark>> ReadWatermark(const std::shared_ptr<AdbcC
                                                      const ReadOptions& options, const std::string& context) {
   const std::string column = QuoteIdentifier(options.incremental_column);
   std::string sql = "SELECT MAX(" + column + ") AS griffin_watermark FROM " + from;
-  std::string condition = options.where.empty() ? "" : "(" + options.where + ")";
-  std::shared_ptr<arrow::RecordBatch> params;
+  ASSIGN_OR_RETURN(WhereSql where, CompileWhere(options.where, *FindSqlDialect(SqlEngineName(engine)),
+                                                BindingFor(engine)));
+  std::string condition = where.sql;
+  arrow::ArrayVector values = WhereArrays(where.params, engine);
   if (!options.increment_after.empty()) {
     ASSIGN_OR_RETURN(auto after, DecodeWatermark(options.increment_after, context));
-    condition += (condition.empty() ? "" : " AND ") + column + " > " + Placeholder(engine, 1);
-    params = ParamRow({after});
+    values.push_back(after);
+    condition += (condition.empty() ? "" : " AND ") + column + " > " +
+                 Placeholder(engine, static_cast<int>(values.size()));
   }
+  std::shared_ptr<arrow::RecordBatch> params = values.empty() ? nullptr : ParamRow(values);
   if (!condition.empty()) sql += " WHERE " + condition;
   ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, sql, context));
   RETURN_IF_ERROR(BindCondition({condition, params}, *statement, context));

@@ -36,9 +36,12 @@ struct SqlCondition {
 
 // `$n` (PostgreSQL, DuckDB) or `?n` (SQLite): the n-th bound parameter, from 1.
 std::string Placeholder(SqlEngine engine, int n);
+// One row of parameters, `values` (one-value arrays) in order; null for none.
+std::shared_ptr<arrow::RecordBatch> ParamRow(const arrow::ArrayVector& values);
 
-// The condition that reads what `options` asks: its `where` (SQL the user
-// wrote) and, when options.increment_bounded, the increment's bounds.
+// The condition that reads what `options` asks: its `where` (where_sql.h:
+// quoted identifiers, bound values, numbered first) and, when
+// options.increment_bounded, the increment's bounds.
 Result<SqlCondition> RowCondition(SqlEngine engine, const ReadOptions& options, const std::string& context);
 
 // Binds `condition`'s parameters, if any, to `statement`.

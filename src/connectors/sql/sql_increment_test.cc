@@ -52,20 +52,21 @@ TEST(SqlIncrementTest, TheConditionBindsItsBoundsPerDialect) {
   options.where = "region = 'eu'";
   options.incremental_column = "up\"dated";
   auto unbounded = RowCondition(SqlEngine::kPostgresql, options, "ctx");
-  EXPECT_EQ(unbounded->sql, "(region = 'eu')");  // no watermark known: every row
+  EXPECT_EQ(unbounded->sql, "(\"region\" = $1)");  // no watermark known: every row; 'eu' bound
+  EXPECT_EQ(unbounded->params->num_columns(), 1);
   options.increment_bounded = true;
   options.increment_through = EncodeWatermark(Int64(9), "c")->value;
   auto first = RowCondition(SqlEngine::kSqlite, options, "ctx");
-  EXPECT_EQ(first->sql, "(region = 'eu') AND (\"up\"\"dated\" <= ?1 OR \"up\"\"dated\" IS NULL)");
+  EXPECT_EQ(first->sql, "(\"region\" = ?1) AND (\"up\"\"dated\" <= ?2 OR \"up\"\"dated\" IS NULL)");
   ASSERT_NE(first->params, nullptr);
-  EXPECT_EQ(first->params->num_columns(), 1);
+  EXPECT_EQ(first->params->num_columns(), 2);  // the where's value first, then the bound
   options.increment_after = EncodeWatermark(Int64(3), "c")->value;
   auto next = RowCondition(SqlEngine::kPostgresql, options, "ctx");
-  EXPECT_EQ(next->sql, "(region = 'eu') AND \"up\"\"dated\" > $1 AND \"up\"\"dated\" <= $2");
-  EXPECT_EQ(next->params->num_columns(), 2);
+  EXPECT_EQ(next->sql, "(\"region\" = $1) AND \"up\"\"dated\" > $2 AND \"up\"\"dated\" <= $3");
+  EXPECT_EQ(next->params->num_columns(), 3);
   options.increment_through.clear();
   EXPECT_EQ(RowCondition(SqlEngine::kDuckdb, options, "ctx")->sql,
-            "(region = 'eu') AND \"up\"\"dated\" > $1 AND 1 = 0");
+            "(\"region\" = $1) AND \"up\"\"dated\" > $2 AND 1 = 0");
 }
 
 // On a real SQLite file: the watermark of the rows past a bound, and the rows

@@ -3,6 +3,8 @@
 #include <arrow/c/bridge.h>
 #include <arrow/extension_type.h>
 
+#include "connectors/sql/sql_increment.h"
+
 namespace griffin::sql {
 namespace {
 
@@ -32,8 +34,10 @@ __int128 ValueOf(const arrow::Array& column, int64_t row) {
 }  // namespace
 
 Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> QueryAll(
-    const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql, const std::string& context) {
+    const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql, const std::string& context,
+    const std::shared_ptr<arrow::RecordBatch>& params) {
   ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, sql, context));
+  RETURN_IF_ERROR(BindCondition({"", params}, *statement, context));
   ASSIGN_OR_RETURN(ArrowArrayStream stream, statement->Execute(context));
   auto reader = arrow::ImportRecordBatchReader(&stream);
   if (!reader.ok()) return Status::InputError(context + ": " + reader.status().message());

@@ -21,7 +21,8 @@
 namespace griffin::sql {
 
 Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> QueryAll(
-    const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql, const std::string& context);
+    const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql, const std::string& context,
+    const std::shared_ptr<arrow::RecordBatch>& params = nullptr);  // bound to the placeholders, if set
 
 // An integer cell (any integer type, date32 as days, or integer text such
 // as a SUM cast to text); nullopt for NULL. An InputError for anything else.

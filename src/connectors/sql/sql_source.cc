@@ -14,6 +14,7 @@
 #include "connectors/sql/sql_connect.h"
 #include "connectors/sql/sql_increment.h"
 #include "connectors/sql/sql_uri.h"
+#include "connectors/sql/where_sql.h"
 #include "io/arrow_source.h"
 
 namespace griffin::sql {
@@ -164,8 +165,9 @@ Result<ArrowArrayStream> Run(const std::shared_ptr<AdbcConnectionHandle>& connec
   return (*statement)->Execute(context);
 }
 
-// The names of the columns `from` yields (a query run with WHERE 1=0).
-Result<std::vector<std::string>> ColumnNames(const std::shared_ptr<AdbcConnectionHandle>& connection,
+}  // namespace
+
+Result<std::vector<std::string>> SourceColumnNames(const std::shared_ptr<AdbcConnectionHandle>& connection,
                                              const std::string& from, const std::string& context) {
   std::unique_ptr<AdbcStatementHandle> statement;
   ASSIGN_OR_RETURN(ArrowArrayStream stream, Run(connection, "SELECT * FROM " + from + " WHERE 1=0", context, &statement));
@@ -175,6 +177,8 @@ Result<std::vector<std::string>> ColumnNames(const std::shared_ptr<AdbcConnectio
   for (const auto& field : (*reader)->schema()->fields()) names.push_back(field->name());
   return names;
 }
+
+namespace {
 
 // The select list: the wanted columns the source has, in its order; "*" when
 // every column is wanted or none of the wanted ones is there.
@@ -231,7 +235,8 @@ Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const
   const std::string& context = target.display;
   const std::string& from = read.from;
   ASSIGN_OR_RETURN(std::shared_ptr<AdbcConnectionHandle> connection, ConnectSql(target, SqlAccess::kReadOnly));
-  ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnNames(connection, from, context));
+  ASSIGN_OR_RETURN(std::vector<std::string> columns, SourceColumnNames(connection, from, context));
+  RETURN_IF_ERROR(CheckWhereColumns(options.where, columns, target.engine, context));
   ASSIGN_OR_RETURN(SqlCondition condition, RowCondition(target.engine, options, context));
   std::string sql = "SELECT " + SelectList(columns, options) + " FROM " + from;
   if (!condition.sql.empty()) sql += " WHERE " + condition.sql;

@@ -51,6 +51,11 @@ Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConn
                                                         const std::string& context, const ReadOptions& options,
                                                         int input_index,
                                                         std::shared_ptr<arrow::RecordBatch> params = nullptr);
+// The names of the columns `from` (a quoted table or a parenthesized query)
+// yields: the query run with WHERE 1=0.
+Result<std::vector<std::string>> SourceColumnNames(const std::shared_ptr<AdbcConnectionHandle>& connection,
+                                                   const std::string& from, const std::string& context);
+
 // What identifies a table's version for the run store: its catalogue schema
 // and schema version (sql_catalogue.h), as etag "schema:VERSION" and
 // schema_json; size and mtime unknown (-1). A query (no table=) has none.

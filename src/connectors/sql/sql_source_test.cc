@@ -74,7 +74,7 @@ TEST_F(SqliteSourceTest, TableAndQueryAreOneOrTheOther) {
   EXPECT_EQ(ReadUri(Uri("orders"), options).status().code(), StatusCode::kUsageError);
 }
 
-TEST_F(SqliteSourceTest, MissingFileTableOrBadSqlAreInputErrors) {
+TEST_F(SqliteSourceTest, MissingFileTableOrBadSqlAreErrors) {
   auto missing_table = ReadUri(Uri("nope"), ReadOptions());
   ASSERT_FALSE(missing_table.ok());
   EXPECT_EQ(missing_table.status().code(), StatusCode::kInputError);
@@ -84,8 +84,17 @@ TEST_F(SqliteSourceTest, MissingFileTableOrBadSqlAreInputErrors) {
   EXPECT_NE(missing_file.status().message().find("no such database file"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir_.Path("none.db")));  // never created
   ReadOptions bad_where;
-  bad_where.where = "region = = 1";
-  EXPECT_EQ(ReadUri(Uri("orders"), bad_where).status().code(), StatusCode::kInputError);
+  bad_where.where = "region = = 1";  // outside the predicate language: refused before any SQL
+  EXPECT_EQ(ReadUri(Uri("orders"), bad_where).status().code(), StatusCode::kUsageError);
+  ReadOptions wrong_column;
+  wrong_column.where = "nope = 1";  // SQLite would take "nope" for a string: Griffin looks first
+  auto wrong = ReadUri(Uri("orders"), wrong_column);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().code(), StatusCode::kInputError);
+  EXPECT_EQ(wrong.status().message(), "sqlite://" + file_ + "?table=orders: where names column 'nope', which the "
+                                      "source does not have (it has: id, amount, region, note)");
+  wrong_column.where = "REGION = 'eu'";  // SQLite names are not case-sensitive
+  EXPECT_EQ(ReadUri(Uri("orders"), wrong_column)->rows, 2);
 }
 
 // A hostile table name is one quoted name that does not exist: nothing runs.

@@ -22,7 +22,8 @@ std::string PostgresTypeName(const arrow::Field& field) {
 // reals / text (typeof), and its values.
 Result<std::map<std::string, StoredType>> ProbeSqlite(const std::shared_ptr<AdbcConnectionHandle>& connection,
                                                       const Plan& plan, const std::vector<std::string>& present,
-                                                      const std::string& from_where, const std::string& context) {
+                                                      const std::string& from_where, const std::string& context,
+                                                      const std::shared_ptr<arrow::RecordBatch>& params) {
   std::map<std::string, StoredType> stored;
   if (present.empty()) return stored;
   std::string select;
@@ -33,7 +34,7 @@ Result<std::map<std::string, StoredType>> ProbeSqlite(const std::shared_ptr<Adbc
                 "', 'null') THEN 1 END)";
     select += ", COUNT(" + QuoteIdentifier(name) + ")";
   }
-  ASSIGN_OR_RETURN(auto batches, QueryAll(connection, "SELECT " + select + " FROM " + from_where, context));
+  ASSIGN_OR_RETURN(auto batches, QueryAll(connection, "SELECT " + select + " FROM " + from_where, context, params));
   if (batches.empty() || batches[0]->num_rows() != 1) return Status::InputError(context + ": the type probe gave no row");
   const arrow::RecordBatch& row = *batches[0];
   for (size_t i = 0; i < present.size(); ++i) {
@@ -80,7 +81,8 @@ StoredType StoredTypeOfField(const arrow::Field& field) {
 Result<std::map<std::string, StoredType>> ProbeStoredTypes(const std::shared_ptr<AdbcConnectionHandle>& connection,
                                                            SqlEngine engine, const Plan& plan,
                                                            const std::string& from, const std::string& where,
-                                                           const std::string& context) {
+                                                           const std::string& context,
+                                                           std::shared_ptr<arrow::RecordBatch> params) {
   // The columns and their types: the stream's schema, without rows.
   ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, "SELECT * FROM " + from + " WHERE 1=0", context));
   ASSIGN_OR_RETURN(ArrowArrayStream stream, statement->Execute(context));
@@ -96,7 +98,8 @@ Result<std::map<std::string, StoredType>> ProbeStoredTypes(const std::shared_ptr
   }
   if (engine != SqlEngine::kSqlite) return stored;
   reader->reset();
-  return ProbeSqlite(connection, plan, present, from + (where.empty() ? "" : " WHERE (" + where + ")"), context);
+  return ProbeSqlite(connection, plan, present, from + (where.empty() ? "" : " WHERE (" + where + ")"), context,
+                     params);
 }
 
 }  // namespace griffin::sql

@@ -32,11 +32,12 @@ namespace griffin::sql {
 StoredType StoredTypeOfField(const arrow::Field& field);
 
 // The stored type of every column of `from` (already SQL) filtered by
-// `where` (may be empty) that `plan` names; a plan column the source lacks
-// is absent from the map.
+// `where` (SQL, may be empty; `params` bound to its placeholders) that `plan`
+// names; a plan column the source lacks is absent from the map.
 Result<std::map<std::string, StoredType>> ProbeStoredTypes(const std::shared_ptr<AdbcConnectionHandle>& connection,
                                                            SqlEngine engine, const Plan& plan,
                                                            const std::string& from, const std::string& where,
-                                                           const std::string& context);
+                                                           const std::string& context,
+                                                           std::shared_ptr<arrow::RecordBatch> params = nullptr);
 
 }  // namespace griffin::sql
