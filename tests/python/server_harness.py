@@ -74,7 +74,8 @@ class GriffinServer:
     def start(self, timeout=30):
         self.process = subprocess.Popen(self.command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                         cwd=self.workdir, env=self.env)
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         ready = self.wait_for_log(r"ready \(|^griffin: ", timeout)
         if not ready.startswith("griffin serve: ready"):
             raise RuntimeError("griffin serve did not start: " + "\n".join(self.lines))
@@ -123,16 +124,20 @@ class GriffinServer:
         os.replace(tmp, self.rules_dir / f"{name}.yaml")
 
     def stop(self, timeout=30):
-        """SIGTERM; the exit status."""
-        if self.process is None or self.process.poll() is not None:
-            return self.process.returncode if self.process else None
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            raise
+        """SIGTERM; the exit status. On return every line the server wrote to stderr is
+        in `lines` (the reader has reached end of file), so find_log sees the last one."""
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                raise
+        self._reader.join(timeout)
+        return self.process.returncode
 
     def __enter__(self):
         return self.start()
