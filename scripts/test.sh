@@ -38,7 +38,7 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 
 stage "python tests"
 # The wheel's tests run in their own stage below (they build it).
-.venv/bin/python -m pytest -q tests/python --ignore=tests/python/test_wheel.py \
+.venv/bin/python -m pytest -q --durations=25 tests/python --ignore=tests/python/test_wheel.py \
   --ignore=tests/python/test_spark_shipping.py
 
 stage "the wheel: built, installed in a clean venv, shipped to a Spark local-cluster (make wheel-test)"
@@ -65,24 +65,41 @@ if [ ! -f build-fuzz/build.ninja ]; then
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRIFFIN_FUZZ=ON >/dev/null
 fi
 cmake --build build-fuzz -j "$jobs" --target griffin_fuzzers
-for fuzzer in build-fuzz/*_fuzz; do
+# One fuzzer per core at a time (each is single-threaded); each one's summary, or its
+# finding, prints as one block when it ends.
+run_fuzzer() {
+  local fuzzer=$1 name corpus
   name=$(basename "$fuzzer")
   corpus=$(mktemp -d)
   [ -d "fuzz/seeds/$name" ] && cp -r "fuzz/seeds/$name/." "$corpus/"
-  echo "-- $name (${FUZZ_SECONDS:-30}s)"
   # A finding prints its report and the input (base64), so CI's log alone reproduces
   # it: base64 -d > crash && build-fuzz/NAME crash.
   if ! "$fuzzer" -max_total_time="${FUZZ_SECONDS:-30}" -rss_limit_mb=2048 -timeout=10 \
       -artifact_prefix="$corpus/finding-" "$corpus" >"$corpus.log" 2>&1; then
+    echo "-- $name (${FUZZ_SECONDS:-30}s): FAILED"
     tail -n 60 "$corpus.log"
     for finding in "$corpus"/finding-*; do
       [ -f "$finding" ] && { echo "-- input $finding (base64):"; base64 -w 0 "$finding"; echo; }
     done
-    exit 1
+    return 1
   fi
+  echo "-- $name (${FUZZ_SECONDS:-30}s)"
   tail -n 2 "$corpus.log"
   rm -rf "$corpus" "$corpus.log"
+}
+fuzz_failed=0
+fuzz_pids=()
+for fuzzer in build-fuzz/*_fuzz; do
+  run_fuzzer "$fuzzer" > "$server_state/$(basename "$fuzzer").out" 2>&1 &
+  fuzz_pids+=($!)
+  if [ "${#fuzz_pids[@]}" -ge "$jobs" ]; then
+    for pid in "${fuzz_pids[@]}"; do wait "$pid" || fuzz_failed=1; done
+    fuzz_pids=()
+  fi
 done
+for pid in "${fuzz_pids[@]}"; do wait "$pid" || fuzz_failed=1; done
+cat "$server_state"/*_fuzz.out
+[ "$fuzz_failed" = 0 ] || exit 1
 
 stage "CUDA handler of griffin.jax.check: compile check (nvcc from PyPI; run only on a GPU)"
 scripts/cuda_compile_check.sh
