@@ -39,6 +39,33 @@ TEST(ArrowCheckTest, NegativeAndDecreasingOffsetsAreInputErrors) {
   EXPECT_EQ(CheckStatus(OneColumn(RawStrings(3, {0, 3, 1, 3}, "abc"), 3)).code(), StatusCode::kInputError);
 }
 
+TEST(ArrowCheckTest, OffsetErrorsOfASlicedColumnAndLargeStringsAreFound) {
+  // A slice: the offsets checked are those from the array's offset on.
+  auto sliced = RawStrings(4, {0, 1, 5, 2, 4}, "abcd")->Slice(2, 2);  // offsets 5, 2, 4: decreasing
+  EXPECT_EQ(CheckStatus(OneColumn(sliced, 2)).code(), StatusCode::kInputError);
+  auto sound_slice = RawStrings(4, {9, 0, 1, 2, 4}, "abcd")->Slice(1, 3);  // the bad first offset is cut off
+  EXPECT_TRUE(CheckStatus(OneColumn(sound_slice, 3)).ok());
+  auto large = arrow::MakeArray(arrow::ArrayData::Make(
+      arrow::large_utf8(), 3, {nullptr, arrow::Buffer::FromVector(std::vector<int64_t>{0, 3, 1, 3}),
+                               arrow::Buffer::FromString("abc")}, 0));
+  EXPECT_EQ(CheckStatus(OneColumn(large, 3)).code(), StatusCode::kInputError);
+  auto large_past = arrow::MakeArray(arrow::ArrayData::Make(
+      arrow::large_utf8(), 2, {nullptr, arrow::Buffer::FromVector(std::vector<int64_t>{0, 9, 3}),
+                               arrow::Buffer::FromString("abc")}, 0));
+  EXPECT_EQ(CheckStatus(OneColumn(large_past, 2)).code(), StatusCode::kInputError);
+}
+
+TEST(ArrowCheckTest, NullCountNotMatchingTheBitmapIsAnInputError) {
+  auto bitmap = arrow::Buffer::FromVector(std::vector<uint8_t>{0b101});  // row 1 null: one null
+  auto data = arrow::ArrayData::Make(arrow::utf8(), 3, {bitmap, arrow::Buffer::FromVector(std::vector<int32_t>{0, 1, 1, 2}),
+                                                        arrow::Buffer::FromString("ab")}, 2);
+  Status status = CheckStatus(OneColumn(arrow::MakeArray(data), 3));
+  EXPECT_EQ(status.code(), StatusCode::kInputError);
+  EXPECT_NE(status.message().find("null_count"), std::string::npos) << status.message();
+  data->null_count = 1;
+  EXPECT_TRUE(CheckStatus(OneColumn(arrow::MakeArray(data), 3)).ok());
+}
+
 TEST(ArrowCheckTest, ColumnShorterThanTheBatchIsAnInputError) {
   EXPECT_EQ(CheckStatus(OneColumn(RawStrings(2, {0, 1, 2}, "ab"), 5)).code(), StatusCode::kInputError);
 }

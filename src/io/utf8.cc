@@ -4,6 +4,18 @@
 
 namespace griffin {
 
+bool IsAscii(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
+  constexpr size_t kBlock = 4096;
+  for (size_t begin = 0; begin < text.size(); begin += kBlock) {
+    const size_t end = begin + kBlock < text.size() ? begin + kBlock : text.size();
+    uint8_t any = 0;  // an OR the compiler vectorizes
+    for (size_t i = begin; i < end; ++i) any |= bytes[i];
+    if (any & 0x80) return false;
+  }
+  return true;
+}
+
 size_t FindInvalidUtf8(std::string_view text) {
   const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
   const size_t n = text.size();

@@ -12,4 +12,9 @@ namespace griffin {
 // `text`, or std::string_view::npos when it is valid. Scalar; for error paths.
 size_t FindInvalidUtf8(std::string_view text);
 
+// True when every byte of `text` is ASCII (< 0x80): then any cut of it into
+// values is valid UTF-8. Vectorized; stops at the first 4 KB block with a
+// non-ASCII byte.
+bool IsAscii(std::string_view text);
+
 }  // namespace griffin

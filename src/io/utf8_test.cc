@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace griffin {
 namespace {
 
@@ -18,6 +20,19 @@ TEST(Utf8Test, FindsTheFirstInvalidByte) {
   EXPECT_EQ(FindInvalidUtf8("\xE2\x82x"), 0u);         // bad continuation
   EXPECT_TRUE(IsValidUtf8("caf\xC3\xA9"));
   EXPECT_FALSE(IsValidUtf8("ab\xFF"));
+}
+
+TEST(Utf8Test, IsAsciiLooksAtEveryByte) {
+  EXPECT_TRUE(IsAscii(""));
+  EXPECT_TRUE(IsAscii("plain ascii \x7F"));
+  std::string long_text(10000, 'a');
+  EXPECT_TRUE(IsAscii(long_text));
+  for (size_t at : {size_t{0}, size_t{4095}, size_t{4096}, size_t{9999}}) {
+    std::string text = long_text;
+    text[at] = '\x80';
+    EXPECT_FALSE(IsAscii(text)) << at;
+  }
+  EXPECT_FALSE(IsAscii("caf\xC3\xA9"));
 }
 
 }  // namespace

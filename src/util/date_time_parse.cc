@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "util/fixed_timestamp.h"
 #include "util/value_parse.h"
 #include "util/value_parse_internal.h"
 
@@ -156,6 +157,12 @@ std::optional<int64_t> ParseDate(std::string_view text) {
 }
 
 std::optional<int64_t> ParseTimestamp(std::string_view text) {
+  int64_t micros;
+  if (ParseFixedTimestamp(text, &micros)) return micros;
+  return internal::ParseTimestampGeneral(text);
+}
+
+std::optional<int64_t> internal::ParseTimestampGeneral(std::string_view text) {
   text = TrimBlanks(text);
   int64_t days, hour, minute, second;
   if (text.size() < 19 || !ReadIsoDate(text, &days)) return std::nullopt;

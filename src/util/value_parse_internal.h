@@ -2,6 +2,8 @@
 // date_time_parse.cc). Not part of the public interface.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace griffin::internal {
@@ -12,5 +14,9 @@ std::string_view TrimBlanks(std::string_view text);
 // True when `text` equals `lower_word` ignoring ASCII case; `lower_word` must
 // be lower case.
 bool EqualsIgnoreCase(std::string_view text, std::string_view lower_word);
+
+// ParseTimestamp without its fixed-layout fast path (util/fixed_timestamp.h):
+// the reference the fast path is tested against.
+std::optional<int64_t> ParseTimestampGeneral(std::string_view text);
 
 }  // namespace griffin::internal
