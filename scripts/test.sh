@@ -108,7 +108,8 @@ stage "benchmark harness (quick)"
 .venv/bin/python bench/run_core_bench.py --quick
 # Griffin vs its peers (bench/run_peers.py): every tool installed and run, the
 # per-check counts equal or documented; 20k rows, no timing asserts (~1.5 min).
-.venv/bin/python -m pytest -q bench/compare_test.py bench/run_peers_test.py
+.venv/bin/python -m pytest -q bench/compare_test.py bench/run_peers_test.py bench/run_small_call_bench_test.py
+.venv/bin/python bench/run_small_call_bench.py --calls 20 --cpp-seconds 0.1   # runs; no timing asserts
 .venv/bin/python bench/run_peers.py --quick --require-all
 .venv/bin/python bench/run_jax_bench.py --quick
 .venv/bin/python bench/run_service_bench.py --quick
