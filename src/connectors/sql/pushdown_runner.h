@@ -22,8 +22,8 @@
 // row anyway, so by default the whole suite runs in one scan of every rule
 // column instead of steps 2-4 (the scan report, every check ran_in "engine",
 // the reason naming the checks that forced it). At 1M rows in PostgreSQL
-// steps 2-4 cost 4.3x the hand-written aggregate and the one scan 0.8x
-// (bench/README.md). `split` (--mode pushdown-split) runs steps 2-4 anyway,
+// steps 2-4 cost 5.7-5.9x the hand-written aggregate and the one scan
+// 1.25-1.28x, in the same runs (bench/README.md). `split` (--mode pushdown-split) runs steps 2-4 anyway,
 // for wide tables whose fallback checks read few columns.
 //
 // Per-row outputs (--clean, --quarantine) need every row: scan mode.
