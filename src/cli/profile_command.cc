@@ -68,8 +68,7 @@ CLI::App* AddProfileCommand(CLI::App& app, ProfileArgs* args) {
   CLI::App* cmd = app.add_subcommand("profile", "Describe each column of the data: type, nulls, distinct, ranges, "
                                                 "quantiles, histograms, top values, patterns");
   cmd->add_option("inputs", args->inputs,
-                  "Input files (.csv .tsv .jsonl .json .parquet .arrow, optionally .gz/.zst), directories of them, "
-                  "or - for CSV on standard input")->required();
+                  kInputsHelp)->required();
   cmd->add_option("-o,--output", args->output_path, "Write the profile as JSON there (docs/profile.md)");
   cmd->add_option("--html", args->html_path,
                   "Write the profile as one self-contained HTML page there (histograms, top values, patterns)");

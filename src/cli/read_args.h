@@ -14,6 +14,14 @@ class App;
 
 namespace griffin {
 
+// The `inputs` positional's help, the same for every command that reads data:
+// local files, directories, standard input, and the URIs io/ opens.
+inline constexpr const char* kInputsHelp =
+    "Input files (.csv .tsv .jsonl .json .parquet .arrow, optionally .gz/.zst), directories of them, "
+    "- for CSV on standard input, or a URI (s3://bucket/key or s3://bucket/prefix/, gs://..., "
+    "delta:PATH or a folder holding _delta_log (delta:s3://... too; @v=N for a version), "
+    "sqlite:///f.db?table=t, postgresql://user@host/db?table=t, duckdb:///f.duckdb?table=t, file:///path)";
+
 // The input options of the commands that read data without a rule file
 // (`profile`, `suggest`).
 struct ReadArgs {

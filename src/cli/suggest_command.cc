@@ -51,8 +51,7 @@ int RunSuggestCommand(const SuggestArgs& args) {
 CLI::App* AddSuggestCommand(CLI::App& app, SuggestArgs* args) {
   CLI::App* cmd = app.add_subcommand("suggest", "Write a rule file from the data's profile, each rule with its evidence");
   cmd->add_option("inputs", args->inputs,
-                  "Input files (.csv .tsv .jsonl .json .parquet .arrow, optionally .gz/.zst), directories of them, "
-                  "or - for CSV on standard input")->required();
+                  kInputsHelp)->required();
   cmd->add_option("-o,--output", args->output_path, "Write the rule file there (default: standard output)");
   cmd->add_option("--dataset", args->dataset, "The rule file's dataset name (default: the first input's file name)");
   AddReadOptions(cmd, &args->read);

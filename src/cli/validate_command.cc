@@ -441,9 +441,7 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   CLI::App* cmd = app.add_subcommand("validate", "Check data files against a rule file and report every violation");
   cmd->add_option("-r,--rules", args->rules_path, "The rule file (YAML, rules-v1)")->required();
   cmd->add_option("inputs", args->inputs,
-                  "Input files (.csv .tsv .jsonl .parquet .arrow, optionally .gz/.zst), directories of them, "
-                  "- for CSV on standard input, or a URI (s3://bucket/key or s3://bucket/prefix/, gs://..., "
-                  "sqlite:///f.db?table=t, postgresql://user@host/db?table=t, duckdb:///f.duckdb?table=t, file:///path)")->required();
+                  kInputsHelp)->required();
   cmd->add_option("--html", args->html_path,
                   "Also write the run as one self-contained HTML page there: verdict, checks, violations, "
                   "score trend, column profiles, schema changes (reads the inputs a second time to profile them)");
