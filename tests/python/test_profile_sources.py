@@ -17,7 +17,7 @@ import pytest
 from griffin_cli import require_binary
 from objectstore_servers import s3_server  # noqa: F401 (fixture)
 from test_delta_objectstore import upload
-from test_sql_sources import PG_URI, require_pg
+from test_sql_sources import postgresql_ingest
 
 ROWS = 1500
 KINDS = ["purchase", "refund", "transfer", "fee", "ünïcode"]
@@ -88,15 +88,7 @@ def duckdb_source(tmp_path):
 
 
 def postgresql_source(tmp_path):
-    require_pg()
-    import adbc_driver_postgresql.dbapi as dbapi
-    with dbapi.connect(PG_URI) as connection:
-        with connection.cursor() as cursor:
-            cursor.execute("CREATE SCHEMA IF NOT EXISTS griffin_profile")
-            cursor.execute("DROP TABLE IF EXISTS griffin_profile.rows")
-            cursor.adbc_ingest("rows", table(), mode="create", db_schema_name="griffin_profile")
-        connection.commit()
-    return f"{PG_URI}?table=griffin_profile.rows"
+    return postgresql_ingest("griffin_profile", "rows", table())
 
 
 def delta_source(tmp_path):

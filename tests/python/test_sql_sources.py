@@ -128,17 +128,26 @@ def require_pg():
     return PG_URI
 
 
-def postgresql_table(tmp_path):
+def postgresql_ingest(schema, name, rows, *statements):
+    """Creates schema.name in the test PostgreSQL from an Arrow table (replacing it),
+    runs `statements` after, and returns the table's URI."""
     require_pg()
     import adbc_driver_postgresql.dbapi as dbapi
     with dbapi.connect(PG_URI) as connection:
         with connection.cursor() as cursor:
-            cursor.execute("DROP TABLE IF EXISTS griffin_scan.rows")
-            cursor.execute("CREATE SCHEMA IF NOT EXISTS griffin_scan")
-            cursor.adbc_ingest("rows", arrow_rows(), mode="create", db_schema_name="griffin_scan")
-            cursor.execute("ALTER TABLE griffin_scan.rows ALTER COLUMN n TYPE numeric USING n::numeric")
+            cursor.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+            cursor.execute(f"DROP TABLE IF EXISTS {schema}.{name}")
+            cursor.adbc_ingest(name, rows, mode="create", db_schema_name=schema)
+            for statement in statements:
+                cursor.execute(statement)
         connection.commit()
-    return f"{PG_URI}?table=griffin_scan.rows", arrow_rows()
+    return f"{PG_URI}?table={schema}.{name}"
+
+
+def postgresql_table(tmp_path):
+    uri = postgresql_ingest("griffin_scan", "rows", arrow_rows(),
+                            "ALTER TABLE griffin_scan.rows ALTER COLUMN n TYPE numeric USING n::numeric")
+    return uri, arrow_rows()
 
 
 TABLES = {"sqlite": sqlite_table, "duckdb": duckdb_table, "postgresql": postgresql_table}
