@@ -186,10 +186,15 @@ Result<ServiceConfig> ReadDocument(const YamlContext& ctx, const YAML::Node& roo
       ASSIGN_OR_RETURN(std::vector<Field> sources, rules_internal::MapFields(ctx, entry, "a map of dataset: URI"));
       for (const Field& source : sources) {
         ASSIGN_OR_RETURN(std::string uri, rules_internal::ReadString(ctx, source));
-        const std::optional<std::string> scheme = UriScheme(uri);
+        // delta:PATH (a local or s3://, gs:// table) has no "://" of its own. The check
+        // reads the text only: InputScheme would probe each s3:// prefix for a _delta_log
+        // over the network at start.
+        const std::optional<std::string> scheme =
+            uri.rfind("delta:", 0) == 0 ? std::optional<std::string>("delta") : UriScheme(uri);
         const std::vector<std::string> known = RegisteredSourceSchemes();
         if (!scheme || *scheme == "file" || std::find(known.begin(), known.end(), *scheme) == known.end())
-          return ctx.Error(source, "expected a source URI such as postgresql://user@host/db?table=name, got '" +
+          return ctx.Error(source, "expected a source URI such as postgresql://user@host/db?table=name, s3://bucket/key or "
+                                       "delta:PATH, got '" +
                                        RedactUri(uri) + "'");
         config.sources[source.key] = uri;
       }

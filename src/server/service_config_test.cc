@@ -63,6 +63,17 @@ TEST(ServiceConfigTest, SourcesNameDatasetsReadFromADatabase) {
   EXPECT_EQ(config->sources.at("orders"), "sqlite:///d/app.db?table=orders");
 }
 
+// Object stores and Delta tables are sources too: delta: is claimed by its adapter,
+// not a URI scheme.
+TEST(ServiceConfigTest, SourcesNameObjectsAndDeltaTables) {
+  auto config = ParseServiceConfig(
+      "sources:\n  a: 's3://bucket/orders.parquet'\n  b: 'gs://bucket/day/'\n  c: 'delta:s3://bucket/tables/t'\n",
+      "serve.yaml", "");
+  ASSERT_TRUE(config.ok()) << config.status().message();
+  EXPECT_EQ(config->sources.at("c"), "delta:s3://bucket/tables/t");
+  EXPECT_EQ(config->sources.size(), 3u);
+}
+
 TEST(ServiceConfigTest, ErrorsNameTheLineAndKey) {
   EXPECT_EQ(ErrorOf("keys:\n  - {id: a, sha256: abc}\n"),
             "serve.yaml:2: keys[0].sha256: expected 64 hex digits (the sha256 of the token: sha256sum, not the token)");
@@ -82,10 +93,12 @@ TEST(ServiceConfigTest, ErrorsNameTheLineAndKey) {
   EXPECT_EQ(ErrorOf("users: []\n"),
             "serve.yaml:1: users: unknown key (expected one of: keys, limits, tls, store, alerts, sources)");
   EXPECT_EQ(ErrorOf("sources: {orders: orders.csv}\n"),
-            "serve.yaml:1: sources.orders: expected a source URI such as postgresql://user@host/db?table=name, got "
+            "serve.yaml:1: sources.orders: expected a source URI such as postgresql://user@host/db?table=name, "
+            "s3://bucket/key or delta:PATH, got "
             "'orders.csv'");
   EXPECT_EQ(ErrorOf("sources: {orders: 'nosuch://u:pw@h/x'}\n"),
-            "serve.yaml:1: sources.orders: expected a source URI such as postgresql://user@host/db?table=name, got "
+            "serve.yaml:1: sources.orders: expected a source URI such as postgresql://user@host/db?table=name, "
+            "s3://bucket/key or delta:PATH, got "
             "'nosuch://u:***@h/x'");
   EXPECT_EQ(ErrorOf("keys: [\n").rfind("serve.yaml:", 0), 0u);
   auto missing = LoadServiceConfig("/nonexistent/serve.yaml");
