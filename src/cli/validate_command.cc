@@ -256,6 +256,15 @@ int RunValidateCommand(const ValidateArgs& args) {
   }
   if (args.explain) {
     std::cout << ExplainPlan(*prepared->plan);
+    if (prepared->pushdown) {
+      Result<std::string> plan = sql::ExplainPushdown(*prepared->plan, prepared->inputs[0],
+                                                      sql::PushdownSplit(args.mode, prepared->rules));
+      if (!plan.ok()) {
+        PrintError(plan.status());
+        return ExitCodeFor(plan.status());
+      }
+      std::cout << *plan;
+    }
     return kExitPassed;
   }
   const std::string run_id = NewRunId();

@@ -69,6 +69,21 @@ std::string WholeScanReason(const Plan& plan, const PushdownQuery& query, const 
          "aggregate, the sample queries and that read (--mode pushdown-split runs them)";
 }
 
+Result<std::string> ExplainPushdown(const Plan& plan, const std::string& uri, bool split) {
+  ASSIGN_OR_RETURN(SqlTarget target, ParseSqlUri(uri));
+  const SqlDialect& dialect = *FindSqlDialect(SqlEngineName(target.engine));
+  PushdownSource source;
+  source.from = "t";
+  ASSIGN_OR_RETURN(PushdownQuery query, CompilePushdown(plan, dialect, source, 0));
+  std::string out = std::string("pushdown plan (") + dialect.name() +
+                    ", each column taken to be stored as its rule's type; the run reads the table's types): ";
+  if (!query.any_fallback()) out += "every check compiles to SQL: one aggregate query, and a sample query per failing check";
+  else if (split) out += "pushdown-split: the checks SQL can judge in the database, the rest in the engine over their "
+                         "own columns";
+  else out += WholeScanReason(plan, query, dialect);
+  return out + " (griffin sql prints the queries)\n";
+}
+
 bool PushdownSplit(const std::string& mode, const RuleSet& rules) {
   return (mode.empty() ? rules.source.mode : mode) == "pushdown-split";
 }

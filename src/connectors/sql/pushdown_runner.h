@@ -52,6 +52,11 @@ bool PushdownSplit(const std::string& mode, const RuleSet& rules);
 // Why the planner ran `query`'s checks in one scan: the report's ran_in_reason.
 std::string WholeScanReason(const Plan& plan, const PushdownQuery& query, const SqlDialect& dialect);
 
+// `griffin validate --explain --mode pushdown`: the plan the run would take for
+// the database `uri`, taking each column to be stored as its rule's type (the
+// run itself decides from the table's types, without connecting here).
+Result<std::string> ExplainPushdown(const Plan& plan, const std::string& uri, bool split);
+
 // UsageError unless pushdown can run over `inputs` with `rules`: one database
 // input (postgresql://, sqlite://, duckdb://) and no source.incremental.
 Status CheckPushdownInputs(const std::vector<std::string>& inputs, const RuleSet& rules);

@@ -124,6 +124,19 @@ TEST_F(PushdownRunnerTest, ThePlannerScansOnceWhenTheEngineMustReadEveryRow) {
   EXPECT_GT(scan.bad_rows, 0);
 }
 
+TEST(PushdownExplainTest, SaysWhichPlanTheRunTakes) {
+  const std::string uri = "postgresql://u@h/db?table=t";
+  auto pushed = PlanOf("columns:\n  id: {type: int64, min: 2}\n");
+  EXPECT_NE(ExplainPushdown(*pushed, uri, false)->find("every check compiles to SQL"), std::string::npos);
+  auto regex = PlanOf("columns:\n  id: {type: int64, min: 2}\n  s: {type: string, regex: 'a'}\n");
+  const std::string planned = *ExplainPushdown(*regex, uri, false);
+  EXPECT_NE(planned.find("pushdown plan (postgresql, "), std::string::npos) << planned;
+  EXPECT_NE(planned.find("planned as one scan: s.regex cannot run in postgresql SQL"), std::string::npos) << planned;
+  EXPECT_NE(ExplainPushdown(*regex, uri, true)->find("pushdown-split: "), std::string::npos);
+  EXPECT_NE(ExplainPushdown(*regex, "duckdb:///x.duckdb?table=t", false)->find("every check compiles"),
+            std::string::npos);  // DuckDB's regexes are RE2
+}
+
 TEST_F(PushdownRunnerTest, NullSpellingsAndFiltersAsInScanMode) {
   const std::string rules = "columns:\n  region: {type: string, not_null: true, unique: true}\n  code: {not_null: true}\n";
   ReadOptions options;
