@@ -91,6 +91,10 @@ TEST(SqlIncrementTest, ReadsTheRowsBetweenTwoWatermarksOfASqliteTable) {
   auto past = ReadSqlWatermark(uri, options);
   EXPECT_EQ((*past)->text, "30");
   EXPECT_EQ(*CountRows(uri, options), 2);
+  ReadOptions filtered = options;  // a where's bound values come first, the bounds after them
+  filtered.where = "id <> 4 AND id >= 1";
+  EXPECT_EQ(*CountRows(uri, filtered), 1);
+  EXPECT_EQ((*ReadSqlWatermark(uri, filtered))->text, "20");
   options.increment_after = (*all)->value;
   EXPECT_FALSE(ReadSqlWatermark(uri, options)->has_value());
   options.increment_through.clear();
