@@ -37,6 +37,7 @@
 #include "cli/validate_html.h"
 #include "connectors/sql/pushdown_runner.h"
 #include "sinks/output_guard.h"
+#include "sinks/output_pipeline.h"
 #include "sinks/row_sink.h"
 #include "store/run_store.h"
 #include "util/byte_size.h"
@@ -133,10 +134,12 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   return prepared;
 }
 
-// The clean and quarantine files of a run (either may be absent).
+// The clean and quarantine files of a run (either may be absent). Rows are
+// encoded on `threads` workers and appended in order (sinks/output_pipeline.h).
 class Outputs {
  public:
   Status Open(const ValidateArgs& args, std::optional<int64_t> version, char input_delimiter) {
+    pipeline_.reset();
     SinkOptions options;
     options.input_delimiter = input_delimiter;
     options.csv_delimiter = input_delimiter;
@@ -148,15 +151,18 @@ class Outputs {
       if (args.tag_version) options.version_tag = version;
       ASSIGN_OR_RETURN(clean_, OpenRowSink(args.clean_path, SinkKind::kClean, options));
     }
+    std::vector<RowSink*> sinks;
+    for (auto* sink : {&quarantine_, &clean_})
+      if (*sink) sinks.push_back(sink->get());
+    if (!sinks.empty()) pipeline_ = std::make_unique<OutputPipeline>(std::move(sinks), ResolveThreads(args.threads));
     return Status::OK();
   }
   bool any() const { return quarantine_ || clean_; }
-  Status Write(const RowVerdicts& verdicts) {
-    if (quarantine_) RETURN_IF_ERROR(quarantine_->Write(verdicts));
-    if (clean_) RETURN_IF_ERROR(clean_->Write(verdicts));
-    return Status::OK();
-  }
+  Status Write(const RowVerdicts& verdicts) { return pipeline_->Write(verdicts); }
+  Status Finish() { return pipeline_ ? pipeline_->Finish() : Status::OK(); }
   Result<std::vector<OutputSummary>> Commit() {
+    RETURN_IF_ERROR(Finish());
+    pipeline_.reset();
     std::vector<OutputSummary> summaries;
     for (auto* sink : {&quarantine_, &clean_}) {
       if (!*sink) continue;
@@ -166,12 +172,14 @@ class Outputs {
     return summaries;
   }
   void Abort() {
+    pipeline_.reset();  // waits for running encodes, which read the sinks
     if (quarantine_) quarantine_->Abort();
     if (clean_) clean_->Abort();
   }
 
  private:
   std::unique_ptr<RowSink> quarantine_, clean_;
+  std::unique_ptr<OutputPipeline> pipeline_;  // after the sinks: destroyed first
 };
 
 // The schema snapshot cache: an input whose file is unchanged (same path,
@@ -325,7 +333,10 @@ int RunValidateCommand(const ValidateArgs& args) {
   run_options.progress = [&progress](const Progress& p) { progress.Update(p); };
   run_options.profile_columns = ticket.has_value();
   run_options.profile_table = true;  // the drift-checked columns, if any
-  if (outputs.any()) run_options.on_rows = [&outputs](const RowVerdicts& v) { return outputs.Write(v); };
+  if (outputs.any()) {
+    run_options.on_rows = [&outputs](const RowVerdicts& v) { return outputs.Write(v); };
+    run_options.on_rows_done = [&outputs] { return outputs.Finish(); };
+  }
 
   Result<Report> report = [&]() -> Result<Report> {
     if (prepared->pushdown) {

@@ -113,6 +113,7 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
       merge(pipeline.Take(merged));
     }
   }
+  if (failure.ok() && options.on_rows && options.on_rows_done) failure = options.on_rows_done();
   if (!failure.ok()) return failure;
   if (options.partial_state) *options.partial_state = PartialState::Serialize(merger, source.is_text());
   RETURN_IF_ERROR(merger.FinishSpills());

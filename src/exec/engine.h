@@ -48,6 +48,10 @@ struct RunOptions {
   std::function<void(const Progress&)> progress;
   // Receives each batch's row verdicts in input order (clean/quarantine outputs).
   std::function<Status(const RowVerdicts&)> on_rows;
+  // Called once after the last batch's on_rows (not after a failure): a
+  // consumer that finishes its work later (sinks/output_pipeline.h) ends it
+  // here, and its error fails the run as an on_rows error does.
+  std::function<Status()> on_rows_done;
   // Compute per-column profiles (Report::column_summaries) for the run store.
   bool profile_columns = false;
   // Also profile the columns that have a drift check, as `griffin profile`

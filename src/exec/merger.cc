@@ -458,6 +458,7 @@ Status Merger::EmitRowVerdicts(const BatchResult& result, int64_t base,
   }
   RowVerdicts verdicts;
   verdicts.batch = &batch;
+  verdicts.batch_owner = result.batch;
   verdicts.base_row = base;
   verdicts.bad = result.bad.data();
   verdicts.columns = &result.columns;

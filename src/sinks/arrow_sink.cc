@@ -1,8 +1,11 @@
-// Parquet and Arrow IPC outputs. Kept rows are compacted per batch, then
-// regrouped into record batches of kGroupRows rows (fewer when they pass
-// kGroupBytes): one Parquet row group / one IPC record batch each. The
-// grouping depends only on the rows, not on how the input was batched, so a
-// rerun gives the same bytes, and at most one group is held in memory.
+// Parquet and Arrow IPC outputs. Kept rows are compacted per batch (Encode,
+// on any thread: the take of the kept rows, text columns, the added ones); the
+// in-order Append only queues the piece for the sink's writer thread
+// (background_writer.h), which regroups them into record batches of
+// kGroupRows rows (fewer when they pass kGroupBytes) and encodes them: one
+// Parquet row group / one IPC record batch each. The grouping depends only on
+// the rows, not on how the input was batched, so a rerun gives the same
+// bytes; one group and kQueuedPieces batches are held in memory at most.
 #include <arrow/array/concatenate.h>
 #include <arrow/io/interfaces.h>
 #include <arrow/ipc/writer.h>
@@ -12,6 +15,7 @@
 #include <parquet/properties.h>
 
 #include "sinks/arrow_batch_builder.h"
+#include "sinks/background_writer.h"
 #include "sinks/file_row_sink.h"
 
 namespace griffin {
@@ -19,6 +23,7 @@ namespace {
 
 constexpr int64_t kGroupRows = 65536;
 constexpr int64_t kGroupBytes = 64 << 20;
+constexpr size_t kQueuedPieces = 4;  // batches queued for the writer thread
 
 // The bytes a batch's arrays reference (only their slices' share).
 int64_t BatchBytes(const arrow::RecordBatch& batch) {
@@ -55,6 +60,11 @@ class AtomicFileStream : public arrow::io::OutputStream {
   bool closed_ = false;
 };
 
+// A batch's kept rows as a record batch of the output schema.
+struct EncodedBatch : EncodedRows {
+  std::shared_ptr<arrow::RecordBatch> batch;
+};
+
 class ArrowSink : public FileRowSink {
  public:
   ArrowSink(std::unique_ptr<AtomicFile> file, SinkKind kind, const SinkOptions& options, ArrowFileFormat format)
@@ -62,6 +72,7 @@ class ArrowSink : public FileRowSink {
     added_.quarantine = quarantine();
     if (tagged()) added_.version_tag = options.version_tag;
   }
+  ~ArrowSink() override { writer_.Stop(); }
 
  protected:
   Status Begin(const Batch* first) override {
@@ -83,9 +94,30 @@ class ArrowSink : public FileRowSink {
     return Status::OK();
   }
 
-  Status WriteRows(const RowVerdicts& verdicts, const std::vector<int32_t>& rows) override {
-    ASSIGN_OR_RETURN(auto batch,
+  Result<std::unique_ptr<EncodedRows>> EncodeRows(const RowVerdicts& verdicts,
+                                                  const std::vector<int32_t>& rows) const override {
+    auto piece = std::make_unique<EncodedBatch>();
+    ASSIGN_OR_RETURN(piece->batch,
                      BuildOutputBatch(schema_, added_, verdicts, rows, InputName(verdicts.batch->input_index)));
+    return std::unique_ptr<EncodedRows>(std::move(piece));
+  }
+
+  // The merger only queues the piece; the writer thread groups and writes.
+  Status AppendRows(std::unique_ptr<EncodedRows> piece) override {
+    std::shared_ptr<arrow::RecordBatch> batch = std::move(static_cast<EncodedBatch&>(*piece).batch);
+    return writer_.Submit([this, batch] { return AddPending(batch); });
+  }
+
+  Status Finish() override {
+    RETURN_IF_ERROR(writer_.Submit([this] { return WriteRest(); }));
+    return writer_.Wait();
+  }
+
+  void StopWriting() override { writer_.Stop(); }
+
+ private:
+  // On the writer thread, in order:
+  Status AddPending(std::shared_ptr<arrow::RecordBatch> batch) {
     pending_rows_ += batch->num_rows();
     pending_bytes_ += BatchBytes(*batch);
     pending_.push_back(std::move(batch));
@@ -95,14 +127,13 @@ class ArrowSink : public FileRowSink {
     return Status::OK();
   }
 
-  Status Finish() override {
+  Status WriteRest() {
     while (pending_rows_ > 0) RETURN_IF_ERROR(WriteGroup(std::min(pending_rows_, kGroupRows)));
     arrow::Status closed = parquet_ ? parquet_->Close() : ipc_->Close();
     if (!closed.ok()) return WriterError(closed);
     return Status::OK();
   }
 
- private:
   Status WriterError(const arrow::Status& status) {
     return Status::InputError(file()->final_path() + ": " + status.message());
   }
@@ -149,6 +180,7 @@ class ArrowSink : public FileRowSink {
   std::vector<std::shared_ptr<arrow::RecordBatch>> pending_;
   int64_t pending_rows_ = 0;
   int64_t pending_bytes_ = 0;
+  BackgroundWriter writer_{kQueuedPieces};  // last: stopped first, before what its tasks use
 };
 
 }  // namespace

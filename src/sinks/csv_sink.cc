@@ -1,7 +1,8 @@
 // CSV/TSV outputs: RFC 4180 (fields quoted only when they hold the delimiter,
 // a quote or a line break; quotes doubled), "\n" line ends, a header line.
 // Rows of a CSV input with the same delimiter and quote are copied byte for
-// byte, with the added fields appended.
+// byte, with the added fields appended. A batch's rows are encoded into one
+// text piece (on any thread) and appended whole.
 #include <string>
 
 #include "sinks/file_row_sink.h"
@@ -9,8 +10,6 @@
 
 namespace griffin {
 namespace {
-
-constexpr size_t kFlushBytes = 1 << 20;
 
 class CsvSink : public FileRowSink {
  public:
@@ -26,58 +25,71 @@ class CsvSink : public FileRowSink {
       names.push_back(kRawColumn);
     }
     if (tagged()) names.push_back(kVersionColumn);
+    std::string header;
     for (size_t i = 0; i < names.size(); ++i) {
-      if (i) out_.push_back(delimiter_);
-      AppendField(names[i], names.size() == 1);
+      if (i) header.push_back(delimiter_);
+      AppendField(names[i], names.size() == 1, &header);
     }
-    out_.push_back('\n');
-    return Flush();
+    header.push_back('\n');
+    return file()->Append(header);
   }
 
-  Status WriteRows(const RowVerdicts& verdicts, const std::vector<int32_t>& rows) override {
+  Result<std::unique_ptr<EncodedRows>> EncodeRows(const RowVerdicts& verdicts,
+                                                  const std::vector<int32_t>& rows) const override {
     const Batch& batch = *verdicts.batch;
     const bool copy_raw = IsDelimitedTextBatch(batch) && InputDelimiter(batch.input_index) == delimiter_ &&
                           options().input_quote == '"';
     const size_t num_columns = batch.columns.size();
     const size_t num_fields = num_columns + (quarantine() ? 3 : 0) + (tagged() ? 1 : 0);
+    auto piece = std::make_unique<EncodedText>();
+    std::string& out = piece->text;
+    if (copy_raw) {
+      size_t bytes = 0;
+      for (int32_t r : rows) bytes += batch.raw_records[r].size() + 1;
+      out.reserve(bytes);
+    }
+    std::string scratch;
     for (size_t i = 0; i < rows.size(); ++i) {
       const int64_t r = rows[i];
       const bool malformed = batch.IsMalformed(r);
       if (copy_raw && !malformed) {
-        out_.append(batch.raw_records[r]);
+        out.append(batch.raw_records[r]);
       } else {
         for (size_t c = 0; c < num_columns; ++c) {
-          if (c) out_.push_back(delimiter_);
+          if (c) out.push_back(delimiter_);
           if (malformed && !batch.columns[c].array) {  // a typed row flagged malformed keeps its values
-            if (num_fields == 1) out_.append("\"\"");
+            if (num_fields == 1) out.append("\"\"");
             continue;
           }
-          scratch_.clear();
-          AppendValueText(batch.columns[c], r, &scratch_);
-          AppendField(scratch_, num_fields == 1);
+          scratch.clear();
+          AppendValueText(batch.columns[c], r, &scratch);
+          AppendField(scratch, num_fields == 1, &out);
         }
       }
       if (quarantine()) {
-        if (num_columns) out_.push_back(delimiter_);
-        out_.append(std::to_string(verdicts.base_row + r));
-        out_.push_back(delimiter_);
-        scratch_.clear();
-        AppendErrorsJson(verdicts, i, &scratch_);
-        AppendField(scratch_, false);
-        out_.push_back(delimiter_);
-        if (malformed) AppendField(MalformedRawText(batch, r), false);
+        if (num_columns) out.push_back(delimiter_);
+        out.append(std::to_string(verdicts.base_row + r));
+        out.push_back(delimiter_);
+        scratch.clear();
+        AppendErrorsJson(verdicts, i, &scratch);
+        AppendField(scratch, false, &out);
+        out.push_back(delimiter_);
+        if (malformed) AppendField(MalformedRawText(batch, r), false, &out);
       }
       if (tagged()) {
-        if (num_columns) out_.push_back(delimiter_);
-        out_.append(std::to_string(*options().version_tag));
+        if (num_columns) out.push_back(delimiter_);
+        out.append(std::to_string(*options().version_tag));
       }
-      out_.push_back('\n');
-      if (out_.size() >= kFlushBytes) RETURN_IF_ERROR(Flush());
+      out.push_back('\n');
     }
-    return Flush();
+    return std::unique_ptr<EncodedRows>(std::move(piece));
   }
 
-  Status Finish() override { return Flush(); }
+  Status AppendRows(std::unique_ptr<EncodedRows> piece) override {
+    return file()->Append(static_cast<const EncodedText&>(*piece).text);
+  }
+
+  Status Finish() override { return Status::OK(); }
 
  private:
   char InputDelimiter(int input_index) const {
@@ -88,7 +100,7 @@ class CsvSink : public FileRowSink {
 
   // Appends one field, quoted when it must be. `only_field`: the row has no
   // other field, so an empty value is written "" (an empty line is no row).
-  void AppendField(std::string_view value, bool only_field) {
+  void AppendField(std::string_view value, bool only_field, std::string* out) const {
     bool quote = value.empty() && only_field;
     for (char c : value) {
       if (c == delimiter_ || c == '"' || c == '\n' || c == '\r') {
@@ -97,26 +109,18 @@ class CsvSink : public FileRowSink {
       }
     }
     if (!quote) {
-      out_.append(value);
+      out->append(value);
       return;
     }
-    out_.push_back('"');
+    out->push_back('"');
     for (char c : value) {
-      if (c == '"') out_.push_back('"');
-      out_.push_back(c);
+      if (c == '"') out->push_back('"');
+      out->push_back(c);
     }
-    out_.push_back('"');
-  }
-
-  Status Flush() {
-    Status status = file()->Append(out_);
-    out_.clear();
-    return status;
+    out->push_back('"');
   }
 
   const char delimiter_;
-  std::string out_;
-  std::string scratch_;
 };
 
 }  // namespace

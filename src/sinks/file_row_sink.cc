@@ -37,24 +37,25 @@ Status FileRowSink::CheckColumns(const Batch& batch) const {
                             JoinNames(names) + "); outputs need one schema");
 }
 
-Status FileRowSink::Write(const RowVerdicts& verdicts) {
+Status FileRowSink::Prepare(const Batch& batch) {
   if (done_) return Status::Internal(file_->final_path() + ": write after commit or abort");
+  if (started_) return CheckColumns(batch);
+  started_ = true;
+  first_input_ = batch.input_index;
+  for (const BatchColumn& column : batch.columns) column_names_.push_back(column.name);
+  return Begin(&batch);
+}
+
+Result<std::unique_ptr<EncodedRows>> FileRowSink::Encode(const RowVerdicts& verdicts) const {
   if (verdicts.batch == nullptr) return Status::Internal(file_->final_path() + ": verdicts without a batch");
   const Batch& batch = *verdicts.batch;
-  if (!started_) {
-    started_ = true;
-    first_input_ = batch.input_index;
-    for (const BatchColumn& column : batch.columns) column_names_.push_back(column.name);
-    RETURN_IF_ERROR(Begin(&batch));
-  } else {
-    RETURN_IF_ERROR(CheckColumns(batch));
-  }
   const std::vector<int32_t>* rows = &verdicts.bad_rows;
+  std::vector<int32_t> clean_rows;
   if (kind_ == SinkKind::kClean) {
-    rows_scratch_.clear();
+    clean_rows.reserve(static_cast<size_t>(batch.num_rows) - std::min(verdicts.bad_rows.size(), size_t(batch.num_rows)));
     if (verdicts.bad != nullptr) {
       for (int64_t r = 0; r < batch.num_rows; ++r)
-        if (!verdicts.bad[r]) rows_scratch_.push_back(static_cast<int32_t>(r));
+        if (!verdicts.bad[r]) clean_rows.push_back(static_cast<int32_t>(r));
     } else {
       size_t next_bad = 0;
       for (int64_t r = 0; r < batch.num_rows; ++r) {
@@ -62,14 +63,29 @@ Status FileRowSink::Write(const RowVerdicts& verdicts) {
           ++next_bad;
           continue;
         }
-        rows_scratch_.push_back(static_cast<int32_t>(r));
+        clean_rows.push_back(static_cast<int32_t>(r));
       }
     }
-    rows = &rows_scratch_;
+    rows = &clean_rows;
   }
-  if (rows->empty()) return Status::OK();
-  rows_ += static_cast<int64_t>(rows->size());
-  return WriteRows(verdicts, *rows);
+  if (rows->empty()) return std::make_unique<EncodedRows>();
+  ASSIGN_OR_RETURN(std::unique_ptr<EncodedRows> piece, EncodeRows(verdicts, *rows));
+  piece->rows = static_cast<int64_t>(rows->size());
+  return piece;
+}
+
+Status FileRowSink::Append(std::unique_ptr<EncodedRows> piece) {
+  if (done_) return Status::Internal(file_->final_path() + ": write after commit or abort");
+  if (piece == nullptr || piece->rows == 0) return Status::OK();
+  rows_ += piece->rows;
+  return AppendRows(std::move(piece));
+}
+
+Status FileRowSink::Write(const RowVerdicts& verdicts) {
+  if (verdicts.batch == nullptr) return Status::Internal(file_->final_path() + ": verdicts without a batch");
+  RETURN_IF_ERROR(Prepare(*verdicts.batch));
+  ASSIGN_OR_RETURN(std::unique_ptr<EncodedRows> piece, Encode(verdicts));
+  return Append(std::move(piece));
 }
 
 Result<OutputSummary> FileRowSink::Commit() {
@@ -101,6 +117,7 @@ Result<OutputSummary> FileRowSink::Commit() {
 }
 
 void FileRowSink::Abort() {
+  StopWriting();
   done_ = true;
   if (file_) file_->Abort();
 }

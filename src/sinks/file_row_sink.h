@@ -21,6 +21,9 @@ class FileRowSink : public RowSink {
   ~FileRowSink() override;
 
   Status Write(const RowVerdicts& verdicts) final;
+  Status Prepare(const Batch& batch) final;
+  Result<std::unique_ptr<EncodedRows>> Encode(const RowVerdicts& verdicts) const final;
+  Status Append(std::unique_ptr<EncodedRows> piece) final;
   Result<OutputSummary> Commit() final;
   void Abort() final;
 
@@ -29,11 +32,18 @@ class FileRowSink : public RowSink {
   // or nullptr when the run had no batch at all (then there are no input
   // columns, only the added ones).
   virtual Status Begin(const Batch* first) = 0;
-  // Writes the kept rows `rows` of verdicts.batch, in order. For a quarantine
-  // sink rows == verdicts.bad_rows, so the errors of rows[i] are entry i's.
-  virtual Status WriteRows(const RowVerdicts& verdicts, const std::vector<int32_t>& rows) = 0;
+  // Encodes the kept rows `rows` (not empty) of verdicts.batch, in order. For
+  // a quarantine sink rows == verdicts.bad_rows, so the errors of rows[i] are
+  // entry i's. Runs on any thread: reads only what Begin set.
+  virtual Result<std::unique_ptr<EncodedRows>> EncodeRows(const RowVerdicts& verdicts,
+                                                          const std::vector<int32_t>& rows) const = 0;
+  // Writes an encoded piece (rows > 0), in input order.
+  virtual Status AppendRows(std::unique_ptr<EncodedRows> piece) = 0;
   // Writes whatever the format needs at the end (footers, pending rows).
   virtual Status Finish() = 0;
+  // Called by Abort() first: a sink writing on a thread of its own stops it
+  // (a derived destructor must do so itself).
+  virtual void StopWriting() {}
 
   SinkKind kind() const { return kind_; }
   bool quarantine() const { return kind_ == SinkKind::kQuarantine; }
@@ -55,7 +65,6 @@ class FileRowSink : public RowSink {
   bool done_ = false;
   int first_input_ = 0;
   std::vector<std::string> column_names_;
-  std::vector<int32_t> rows_scratch_;
   int64_t rows_ = 0;
 };
 
@@ -64,6 +73,11 @@ inline constexpr std::string_view kRowColumn = "_griffin_row";
 inline constexpr std::string_view kErrorsColumn = "_griffin_errors";
 inline constexpr std::string_view kRawColumn = "_griffin_raw";
 inline constexpr std::string_view kVersionColumn = "_griffin_version";
+
+// Encoded text (CSV, JSON lines): appended as is.
+struct EncodedText : EncodedRows {
+  std::string text;
+};
 
 // Appends the errors of verdicts.bad_rows[bad_index] as a JSON array:
 // [{"check":"amount.min","message":"..."}].

@@ -12,8 +12,6 @@
 namespace griffin {
 namespace {
 
-constexpr size_t kFlushBytes = 1 << 20;
-
 bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 class JsonLinesSink : public FileRowSink {
@@ -30,40 +28,47 @@ class JsonLinesSink : public FileRowSink {
     return Status::OK();
   }
 
-  Status WriteRows(const RowVerdicts& verdicts, const std::vector<int32_t>& rows) override {
+  Result<std::unique_ptr<EncodedRows>> EncodeRows(const RowVerdicts& verdicts,
+                                                  const std::vector<int32_t>& rows) const override {
     const Batch& batch = *verdicts.batch;
     const bool splice = IsJsonLinesBatch(batch);
+    auto piece = std::make_unique<EncodedText>();
+    std::string& out = piece->text;
+    std::string extras;
     for (size_t i = 0; i < rows.size(); ++i) {
       const int64_t r = rows[i];
       const bool malformed = batch.IsMalformed(r);
-      extras_.clear();
-      AppendExtras(verdicts, i, r, malformed, &extras_);
-      if (!malformed && splice && SpliceRaw(batch.raw_records[r])) {
+      extras.clear();
+      AppendExtras(verdicts, i, r, malformed, &extras);
+      if (!malformed && splice && SpliceRaw(batch.raw_records[r], extras, &out)) {
         // done
       } else {
-        out_.push_back('{');
+        out.push_back('{');
         bool first = true;
         // A malformed text row has no values; a typed row flagged malformed
         // (invalid UTF-8) keeps them.
         for (size_t c = 0; c < batch.columns.size() && (!malformed || batch.columns[c].array); ++c) {
-          if (!first) out_.push_back(',');
+          if (!first) out.push_back(',');
           first = false;
-          out_.append(keys_[c]);
-          AppendValueJson(batch.columns[c], r, &out_);
+          out.append(keys_[c]);
+          AppendValueJson(batch.columns[c], r, &out);
         }
-        if (!extras_.empty()) {
-          if (!first) out_.push_back(',');
-          out_.append(extras_);
+        if (!extras.empty()) {
+          if (!first) out.push_back(',');
+          out.append(extras);
         }
-        out_.push_back('}');
+        out.push_back('}');
       }
-      out_.push_back('\n');
-      if (out_.size() >= kFlushBytes) RETURN_IF_ERROR(Flush());
+      out.push_back('\n');
     }
-    return Flush();
+    return std::unique_ptr<EncodedRows>(std::move(piece));
   }
 
-  Status Finish() override { return Flush(); }
+  Status AppendRows(std::unique_ptr<EncodedRows> piece) override {
+    return file()->Append(static_cast<const EncodedText&>(*piece).text);
+  }
+
+  Status Finish() override { return Status::OK(); }
 
  private:
   // The added keys, without braces or a leading comma ("" when none).
@@ -84,35 +89,27 @@ class JsonLinesSink : public FileRowSink {
     }
   }
 
-  // Appends the raw object with extras_ spliced in; false when `raw` does
+  // Appends the raw object with `extras` spliced in; false when `raw` does
   // not end with '}' (then the caller builds the object).
-  bool SpliceRaw(std::string_view raw) {
+  static bool SpliceRaw(std::string_view raw, const std::string& extras, std::string* out) {
     while (!raw.empty() && IsJsonSpace(raw.back())) raw.remove_suffix(1);
     if (raw.empty() || raw.back() != '}') return false;
-    if (extras_.empty()) {
-      out_.append(raw);
+    if (extras.empty()) {
+      out->append(raw);
       return true;
     }
     raw.remove_suffix(1);
     size_t inner = raw.size();
     while (inner > 0 && IsJsonSpace(raw[inner - 1])) --inner;
     const bool empty_object = inner > 0 && raw[inner - 1] == '{';
-    out_.append(raw);
-    if (!empty_object) out_.push_back(',');
-    out_.append(extras_);
-    out_.push_back('}');
+    out->append(raw);
+    if (!empty_object) out->push_back(',');
+    out->append(extras);
+    out->push_back('}');
     return true;
   }
 
-  Status Flush() {
-    Status status = file()->Append(out_);
-    out_.clear();
-    return status;
-  }
-
-  std::vector<std::string> keys_;  // per column: its name as a JSON key and ':'
-  std::string out_;
-  std::string extras_;
+  std::vector<std::string> keys_;  // per column: its name as a JSON key and ':' (set by Begin)
 };
 
 }  // namespace

@@ -50,6 +50,9 @@ struct RowError {
 // The verdicts of one batch.
 struct RowVerdicts {
   const Batch* batch = nullptr;
+  // The batch's owner, when the producer has one (the merger): a consumer
+  // that finishes the batch later (OutputPipeline) keeps it alive with it.
+  std::shared_ptr<const Batch> batch_owner;
   int64_t base_row = 0;                 // input row of batch row 0
   const uint8_t* bad = nullptr;         // per batch row: 1 = quarantine, 0 = clean
   // The batch's columns converted to their declared types, per plan column
@@ -87,10 +90,26 @@ struct OutputSummary {
   int64_t table_version = -1;  // a table output's committed version (Delta); -1 otherwise
 };
 
+// One batch's output, encoded (RowSink::Encode) and waiting to be appended.
+struct EncodedRows {
+  virtual ~EncodedRows() = default;
+  int64_t rows = 0;  // the rows it holds
+};
+
 class RowSink {
  public:
   virtual ~RowSink() = default;
+  // Prepare + Encode + Append, on the calling thread.
   virtual Status Write(const RowVerdicts& verdicts) = 0;
+  // Writing in three steps, so that encoding can leave the merger thread
+  // (sinks/output_pipeline.h): Prepare(batch) and Append(piece) in input
+  // order on one thread; Encode(verdicts) of a prepared batch on any thread,
+  // concurrently with other Encodes and with Prepare/Append. Encode errors
+  // (a column whose type changed between inputs) are the piece's: they are
+  // reported when it would be appended, so the first error in input order wins.
+  virtual Status Prepare(const Batch& batch) = 0;
+  virtual Result<std::unique_ptr<EncodedRows>> Encode(const RowVerdicts& verdicts) const = 0;
+  virtual Status Append(std::unique_ptr<EncodedRows> piece) = 0;
   // Finishes the file, fsyncs it, renames it to its final path.
   virtual Result<OutputSummary> Commit() = 0;
   // Removes the temporary file; the final path is untouched. Idempotent.

@@ -1,0 +1,113 @@
+"""The cost of --clean/--quarantine outputs: `griffin validate` with the suite on the
+benchmark CSV, plain (no outputs) and with both outputs as Parquet and as CSV, for this
+build and optionally a baseline build (--before BINARY), in one run, the runs of every
+case interleaved so that the machine's load falls on all of them alike.
+
+    .venv/bin/python bench/run_outputs_bench.py --rows 1000000 --runs 5 --before /path/to/old/griffin
+
+Prints per binary and case the median wall and CPU seconds and their ratios to the same
+binary's plain run. `plain-all` is the plain run decoding every column
+(GRIFFIN_NO_CSV_PROJECTION=1), as a run with outputs must. Fails when a case's report
+differs from the plain run's, or (with --before) when an output's bytes differ between
+the two binaries."""
+import argparse
+import hashlib
+import json
+import os
+import pathlib
+import statistics
+import sys
+import tempfile
+
+BENCH_DIR = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH_DIR))
+
+import datasets  # noqa: E402
+import measure  # noqa: E402
+import run_peers  # noqa: E402
+import suite  # noqa: E402
+
+CASES = {  # name: (output extension or None, extra environment)
+    "plain": (None, {}),
+    "plain-all": (None, {"GRIFFIN_NO_CSV_PROJECTION": "1"}),
+    "parquet": (".parquet", {}),
+    "csv": (".csv", {}),
+}
+VOLATILE = ("run_id", "started_at", "finished_at", "elapsed_s", "outputs")
+
+
+def command(binary, data, out_dir, ext, threads):
+    argv = [str(binary), "validate", "-r", str(suite.RULES_PATH), str(data), "--format", "json", "--no-store"]
+    if threads:
+        argv += ["--threads", str(threads)]
+    if ext:
+        argv += ["--clean", str(out_dir / f"clean{ext}"), "--quarantine", str(out_dir / f"quarantine{ext}")]
+    return argv
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def run_case(binary, data, out_dir, case, threads):
+    ext, extra_env = CASES[case]
+    env = dict(os.environ, **extra_env)
+    run = measure.run_child(command(binary, data, out_dir, ext, threads), env=env)
+    if run["status"] not in (0, 1):
+        raise SystemExit(f"{case}: exit {run['status']}: {' '.join(command(binary, data, out_dir, ext, threads))}")
+    report = json.loads(run["stdout"])
+    for key in VOLATILE:
+        report.pop(key, None)
+    digests = {name: digest(out_dir / f"{name}{ext}") for name in ("clean", "quarantine")} if ext else {}
+    return run["wall_s"], run["cpu_s"], report, digests
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=0, help="--threads for griffin (0: its default)")
+    parser.add_argument("--before", help="a baseline griffin binary, measured in the same run")
+    parser.add_argument("--cases", default=",".join(CASES))
+    args = parser.parse_args(argv)
+    data = datasets.transactions(args.rows, "csv")
+    binaries = {"after": run_peers.griffin_binary()}
+    if args.before:
+        binaries = {"before": pathlib.Path(args.before), **binaries}
+    cases = [c for c in args.cases.split(",") if c]
+    print(f"{data.name}: {data.stat().st_size / 1e6:,.1f} MB; load {os.getloadavg()[0]:.1f}", flush=True)
+    results = {(b, c): {"wall": [], "cpu": []} for b in binaries for c in cases}
+    reports, digests = {}, {}
+    with tempfile.TemporaryDirectory(prefix="griffin-outputs-bench-") as tmp:
+        for index in range(args.runs + 1):  # the first round warms the caches
+            for binary_name, binary in binaries.items():
+                for case in cases:
+                    out_dir = pathlib.Path(tmp) / binary_name
+                    out_dir.mkdir(exist_ok=True)
+                    wall, cpu, report, files = run_case(binary, data, out_dir, case, args.threads)
+                    reports.setdefault(binary_name, report)
+                    if report != reports[binary_name]:
+                        raise SystemExit(f"{binary_name} {case}: the report differs from the plain run's")
+                    if files:
+                        known = digests.setdefault(case, files)
+                        if known != files:
+                            raise SystemExit(f"{binary_name} {case}: output bytes differ from the other binary's "
+                                             f"or an earlier run's ({known} vs {files})")
+                    if index:
+                        results[(binary_name, case)]["wall"].append(wall)
+                        results[(binary_name, case)]["cpu"].append(cpu)
+    print(f"load after {os.getloadavg()[0]:.1f}; medians of {args.runs} runs", flush=True)
+    for binary_name in binaries:
+        base = results[(binary_name, cases[0])]
+        base_wall, base_cpu = statistics.median(base["wall"]), statistics.median(base["cpu"])
+        for case in cases:
+            wall = statistics.median(results[(binary_name, case)]["wall"])
+            cpu = statistics.median(results[(binary_name, case)]["cpu"])
+            print(f"{binary_name:6s} {case:9s} wall {wall:6.2f} s ({wall / base_wall:4.2f}x {cases[0]})  "
+                  f"cpu {cpu:6.2f} s ({cpu / base_cpu:4.2f}x)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Outputs encoded on worker threads (src/sinks/output_pipeline.h) are byte for byte
+those of a --threads 1 run, for every format, thread count and batch size: on an input
+large enough for several Parquet row groups (65,536 rows each), with `unique` repeats
+that only the in-order merger can find across batches, malformed rows, and a typed
+(Parquet) input."""
+import subprocess
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from griffin_cli import require_binary
+
+RULES = """griffin: 1
+dataset: pipeline
+columns:
+  note: {type: string, regex: '^n[0-9]+$'}
+  amount: {type: float64, min: 0}
+  id: {type: int64, unique: true}
+"""
+ROWS = 140_000
+CONFIGS = [(2, 65536), (2, 1000), (4, 7777), (3, 100000)]
+
+
+def run(*args, cwd):
+    return subprocess.run([str(require_binary()), *args], capture_output=True, cwd=cwd, timeout=600)
+
+
+def write_input(path):
+    lines = ["id,amount,note"]
+    for i in range(ROWS):
+        ident = i if i % 11 else i // 3            # repeats of earlier ids, often in earlier batches
+        amount = -1 if i % 97 == 0 else (i % 500) / 4
+        note = f'"n{i}, ""q"""' if i % 53 == 0 else f"n{i}"
+        lines.append(f"{ident},{amount},{note}" if i % 1009 else f"{ident},{amount}")  # some malformed
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("pipeline")
+    (tmp / "rules.yaml").write_text(RULES)
+    write_input(tmp / "in.csv")
+    return tmp
+
+
+def outputs(workdir, data, ext, threads, batch_rows):
+    proc = run("validate", "-r", "rules.yaml", data, "--no-store", "--format", "json",
+               "--threads", str(threads), "--batch-rows", str(batch_rows),
+               "--quarantine", f"q.{ext}", "--clean", f"c.{ext}", cwd=workdir)
+    assert proc.returncode == 1, proc.stderr
+    return (workdir / f"q.{ext}").read_bytes(), (workdir / f"c.{ext}").read_bytes(), proc.stdout
+
+
+@pytest.mark.parametrize("ext", ["csv", "jsonl", "parquet", "arrow"])
+def test_outputs_match_a_single_thread_run(workdir, ext):
+    expected_q, expected_c, report = outputs(workdir, "in.csv", ext, 1, 65536)
+    assert expected_q and expected_c
+    for threads, batch_rows in CONFIGS:
+        got_q, got_c, _ = outputs(workdir, "in.csv", ext, threads, batch_rows)
+        assert got_q == expected_q, (ext, threads, batch_rows)
+        assert got_c == expected_c, (ext, threads, batch_rows)
+    if ext == "parquet":  # several row groups, every row once
+        clean, bad = pq.ParquetFile(workdir / "c.parquet"), pq.ParquetFile(workdir / "q.parquet")
+        assert clean.metadata.num_row_groups >= 2
+        assert clean.metadata.num_rows + bad.metadata.num_rows == ROWS
+        rows = pq.read_table(workdir / "q.parquet").column("_griffin_row").to_pylist()
+        assert rows == sorted(rows) and len(set(rows)) == len(rows)
+
+
+def test_typed_input_outputs_match_a_single_thread_run(workdir):
+    table = pa.table({
+        "id": pa.array([i if i % 13 else i // 2 for i in range(ROWS)], pa.int64()),
+        "amount": pa.array([(-1.0 if i % 89 == 0 else i / 8) for i in range(ROWS)]),
+        "note": pa.array([None if i % 41 == 0 else f"n{i}" for i in range(ROWS)]),
+    })
+    pq.write_table(table, workdir / "typed.parquet", row_group_size=30_000)
+    for ext in ("parquet", "csv"):
+        expected = outputs(workdir, "typed.parquet", ext, 1, 65536)[:2]
+        for threads, batch_rows in CONFIGS[:2]:
+            assert outputs(workdir, "typed.parquet", ext, threads, batch_rows)[:2] == expected, (ext, threads)
