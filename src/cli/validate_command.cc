@@ -138,10 +138,12 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
 // encoded on `threads` workers and appended in order (sinks/output_pipeline.h).
 class Outputs {
  public:
-  Status Open(const ValidateArgs& args, std::optional<int64_t> version, char input_delimiter) {
+  Status Open(const ValidateArgs& args, std::optional<int64_t> version, char input_delimiter,
+              const std::vector<std::string>& inputs) {
     pipeline_.reset();
     SinkOptions options;
     options.input_delimiter = input_delimiter;
+    for (const std::string& input : inputs) options.input_names.push_back(input == "-" ? "<stdin>" : RedactUri(input));
     options.csv_delimiter = input_delimiter;
     if (!args.quarantine_path.empty()) {
       ASSIGN_OR_RETURN(quarantine_, OpenRowSink(args.quarantine_path, SinkKind::kQuarantine, options));
@@ -234,7 +236,8 @@ Status RewriteOutputsForSchemaError(const ValidateArgs& args, const PreparedRun&
   outputs->Abort();
   const char delimiter = prepared.read_options.delimiter.value_or(
       prepared.read_options.format == InputFormat::kTsv ? '\t' : ',');
-  RETURN_IF_ERROR(outputs->Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter));
+  RETURN_IF_ERROR(outputs->Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter,
+                                prepared.inputs));
   run_options.known_schema_errors = report.schema_errors;
   run_options.progress = nullptr;
   run_options.profile_columns = false;
@@ -316,7 +319,8 @@ int RunValidateCommand(const ValidateArgs& args) {
   } else {
     const char delimiter = prepared->read_options.delimiter.value_or(
         prepared->read_options.format == InputFormat::kTsv ? '\t' : ',');
-    output_status = outputs.Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter);
+    output_status = outputs.Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter,
+                                 prepared->inputs);
   }
   if (!output_status.ok() && output_status.code() != StatusCode::kStoreError) {
     if (store && ticket) (void)store->AbortRun(run_id, output_status.message());

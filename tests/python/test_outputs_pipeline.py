@@ -79,3 +79,36 @@ def test_typed_input_outputs_match_a_single_thread_run(workdir):
         expected = outputs(workdir, "typed.parquet", ext, 1, 65536)[:2]
         for threads, batch_rows in CONFIGS[:2]:
             assert outputs(workdir, "typed.parquet", ext, threads, batch_rows)[:2] == expected, (ext, threads)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_a_column_type_changing_between_inputs_fails_the_run_without_outputs(workdir, threads):
+    # The error is found by an encode worker (the second input's batch) and reported in
+    # input order: one line naming the input, exit 3, no file under either name.
+    first = pa.table({"id": pa.array(range(5000), pa.int64()), "amount": pa.array([1.0] * 5000),
+                      "note": pa.array(["n1"] * 5000), "extra": pa.array(range(5000), pa.int64())})
+    second = first.set_column(3, "extra", pa.array([str(i) for i in range(5000)]))
+    pq.write_table(first, workdir / "a.parquet")
+    pq.write_table(second, workdir / "b.parquet")
+    for name in ("qe.parquet", "ce.parquet"):
+        (workdir / name).unlink(missing_ok=True)
+    proc = run("validate", "-r", "rules.yaml", "a.parquet", "b.parquet", "--no-store", "--threads", str(threads),
+               "--batch-rows", "1000", "--quarantine", "qe.parquet", "--clean", "ce.parquet", cwd=workdir)
+    assert proc.returncode == 3, proc.stderr
+    lines = proc.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and "b.parquet: column extra is string, but an earlier input made it int64" in lines[0], lines
+    assert not (workdir / "qe.parquet").exists() and not (workdir / "ce.parquet").exists()
+
+
+def test_inputs_with_different_columns_fail_the_run_naming_both(workdir):
+    table = pa.table({"id": pa.array(range(3000), pa.int64()), "amount": pa.array([1.0] * 3000),
+                      "note": pa.array(["n1"] * 3000)})
+    pq.write_table(table, workdir / "c3.parquet")
+    pq.write_table(table.append_column("more", pa.array(range(3000))), workdir / "c4.parquet")
+    proc = run("validate", "-r", "rules.yaml", "c3.parquet", "c4.parquet", "--no-store", "--threads", "3",
+               "--batch-rows", "500", "--clean", "cd.csv", cwd=workdir)
+    assert proc.returncode == 3, proc.stderr
+    lines = proc.stderr.decode().strip().splitlines()
+    assert lines == ["griffin: inputs have different columns (c3.parquet: id,amount,note; "
+                     "c4.parquet: id,amount,note,more); outputs need one schema"], lines
+    assert not (workdir / "cd.csv").exists()
