@@ -17,6 +17,25 @@ void DistinctCounter::Add(uint64_t hash) {
   if (kept_all_) Insert(hash);
 }
 
+void DistinctCounter::AddAll(const std::vector<uint64_t>& hashes) {
+  if (hashes.empty()) return;
+  if (registers_.empty()) registers_.assign(size_t{1} << kRegisterBits, 0);
+  for (uint64_t hash : hashes) {
+    const uint64_t index = hash >> (64 - kRegisterBits);
+    const uint64_t rest = (hash << kRegisterBits) | (uint64_t{1} << (kRegisterBits - 1));
+    registers_[index] = std::max(registers_[index], static_cast<uint8_t>(std::countl_zero(rest) + 1));
+  }
+  if (!kept_all_) return;
+  const uint64_t want = std::min<uint64_t>(static_cast<uint64_t>(size_) + hashes.size(), limit_ + 1);
+  while ((want + 1) * 4 > table_.size() * 3) Grow();
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < hashes.size() && kept_all_; ++i) {
+    if (i + kAhead < hashes.size() && !table_.empty())
+      __builtin_prefetch(&table_[hashes[i + kAhead] & (table_.size() - 1)]);
+    Insert(hashes[i]);
+  }
+}
+
 void DistinctCounter::Insert(uint64_t hash) {
   if (hash == 0) {
     size_ += !has_zero_;

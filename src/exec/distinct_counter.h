@@ -43,6 +43,9 @@ class DistinctCounter {
 
   // A batch's value.
   void Add(uint64_t hash);
+  // Many values (the same as Add of each): the table sized once, probes
+  // prefetched.
+  void AddAll(const std::vector<uint64_t>& hashes);
 
   // Whether Merge(other, ...) needs other's hashes: this count is still exact
   // and `other` did not keep all of its own.

@@ -117,5 +117,21 @@ TEST(DistinctCounterTest, SerializedStateRoundTrips) {
   EXPECT_FALSE(DistinctCounter().Deserialize(&corrupt));
 }
 
+TEST(DistinctCounterTest, AddAllEqualsAddOfEach) {
+  for (int n : {0, 10, 5000, 150000}) {
+    std::vector<uint64_t> hashes;
+    for (int i = 0; i < n; ++i) hashes.push_back((i % (n / 2 + 1)) * 0x9E3779B97F4A7C15ULL);
+    DistinctCounter one(DistinctCounter::kExactLimit), all(DistinctCounter::kExactLimit);
+    for (uint64_t h : hashes) one.Add(h);
+    all.AddAll(hashes);
+    EXPECT_EQ(all.Count(), one.Count()) << n;
+    EXPECT_EQ(all.exact(), one.exact()) << n;
+    ByteWriter a, b;
+    one.Serialize(&a);
+    all.Serialize(&b);
+    EXPECT_EQ(a.bytes(), b.bytes()) << n;
+  }
+}
+
 }  // namespace
 }  // namespace griffin

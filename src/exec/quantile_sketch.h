@@ -12,8 +12,10 @@
 // Ordering: NaN sorts after +inf (as numpy and pandas sort).
 //
 // Mergeable (column profiles, src/profile/): Merge(other) adds another
-// sketch's values, level by level, as if they had been fed after this one's;
-// the same merges in the same order give the same bytes. Serialize/Deserialize
+// sketch's values, level by level (sorted merges; a level at capacity or
+// beyond is compacted whole, each compaction of level h moving a rank by at
+// most 2^h, so the bound above holds); the same merges in the same order give
+// the same bytes. Serialize/Deserialize
 // keep the whole state. A smaller exact limit bounds a profile's memory per
 // column (the sketch keeps at most exact_limit values before compacting).
 #pragma once
@@ -56,7 +58,28 @@ class QuantileSketch {
     AddToLevel(0, value);
   }
 
-  // Adds `other`'s values after this sketch's.
+  // Adds `value` `weight` times (the same as `weight` calls of Add).
+  void AddRepeated(T value, int64_t weight) {
+    if (weight <= 0) return;
+    if (!levels_.empty()) {
+      for (int64_t i = 0; i < weight; ++i) Add(value);
+      return;
+    }
+    count_ += weight;
+    exact_.insert(exact_.end(), static_cast<size_t>(weight), value);
+    if (exact_.size() > exact_limit_) SpillExact();
+  }
+
+  // Sorts the exact values (a worker's last step, so that merging them into a
+  // compacted sketch is linear); answers do not change.
+  void SortExact() {
+    if (levels_.empty()) std::sort(exact_.begin(), exact_.end(), Less);
+  }
+
+  // Adds `other`'s values after this sketch's: appended while the union is
+  // exact; else level by level, each level's values merged in sorted order
+  // and a level that reaches kLevelCapacity compacted at once (every other
+  // value moves up). Linear when other's values are sorted (SortExact).
   void Merge(const QuantileSketch& other) {
     count_ += other.count_;
     if (levels_.empty() && other.levels_.empty()) {
@@ -65,9 +88,14 @@ class QuantileSketch {
       return;
     }
     if (levels_.empty()) SpillExact();
-    for (T v : other.exact_) AddToLevel(0, v);
-    for (size_t h = 0; h < other.levels_.size(); ++h)
-      for (T v : other.levels_[h]) AddToLevel(h, v);
+    std::vector<T> carry = SortedCopy(other.exact_);  // weight 1: level 0
+    for (size_t h = 0; h < other.levels_.size() || !carry.empty(); ++h) {
+      if (h < other.levels_.size() && !other.levels_[h].empty())
+        carry = MergeSorted(std::move(carry), SortedCopy(other.levels_[h]));
+      if (carry.empty()) continue;
+      Settle(h, std::move(carry));
+      carry = Compact(h);
+    }
   }
 
   // Calls fn(value, weight) for every value kept (weight 1 while exact).
@@ -143,7 +171,48 @@ class QuantileSketch {
       levels_.resize(1);
       parity_.resize(1, 0);
     }
-    for (T v : values) AddToLevel(0, v);
+    std::sort(values.begin(), values.end(), Less);
+    std::vector<T> carry = std::move(values);
+    for (size_t h = 0; !carry.empty(); ++h) {
+      Settle(h, std::move(carry));
+      carry = Compact(h);
+    }
+  }
+
+  static std::vector<T> SortedCopy(const std::vector<T>& values) {
+    std::vector<T> copy = values;
+    if (!std::is_sorted(copy.begin(), copy.end(), Less)) std::sort(copy.begin(), copy.end(), Less);
+    return copy;
+  }
+  static std::vector<T> MergeSorted(std::vector<T> a, const std::vector<T>& b) {
+    if (a.empty()) return b;
+    const size_t middle = a.size();
+    a.insert(a.end(), b.begin(), b.end());
+    std::inplace_merge(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(middle), a.end(), Less);
+    return a;
+  }
+  // Merges sorted `values` into level h (sorting the level first: Add leaves
+  // level 0 unsorted).
+  void Settle(size_t h, std::vector<T> values) {
+    if (h >= levels_.size()) {
+      levels_.resize(h + 1);
+      parity_.resize(h + 1, 0);
+    }
+    std::vector<T>& level = levels_[h];
+    if (!std::is_sorted(level.begin(), level.end(), Less)) std::sort(level.begin(), level.end(), Less);
+    level = MergeSorted(std::move(values), level);
+  }
+  // A sorted level h with kLevelCapacity values or more empties: every other
+  // value (alternating start) is returned, sorted, for level h + 1.
+  std::vector<T> Compact(size_t h) {
+    std::vector<T>& level = levels_[h];
+    if (level.size() < kLevelCapacity) return {};
+    std::vector<T> up;
+    up.reserve(level.size() / 2 + 1);
+    for (size_t i = parity_[h]; i < level.size(); i += 2) up.push_back(level[i]);
+    parity_[h] ^= 1;
+    level.clear();
+    return up;
   }
 
   static void PutValues(const std::vector<T>& values, ByteWriter* out) {

@@ -104,5 +104,22 @@ TEST(QuantileSketchTest, SerializedStateRoundTripsAndCorruptBytesFail) {
   EXPECT_FALSE(QuantileSketch<int64_t>().Deserialize(&cut));
 }
 
+TEST(QuantileSketchTest, RepeatedAndSortedAddsAnswerAsSingleAdds) {
+  QuantileSketch<int64_t> single(1000), repeated(1000);
+  for (int64_t v : {7, 3, 9}) {
+    for (int i = 0; i < 300; ++i) single.Add(v);
+    repeated.AddRepeated(v, 300);
+  }
+  repeated.SortExact();
+  ASSERT_TRUE(repeated.exact());
+  EXPECT_EQ(repeated.count(), single.count());
+  for (double q : {0.1, 0.34, 0.5, 0.67, 0.9}) EXPECT_EQ(*repeated.Quantile(q), *single.Quantile(q)) << q;
+  repeated.AddRepeated(1, 200);  // past the exact limit: compacted, still within the rank bound
+  EXPECT_FALSE(repeated.exact());
+  EXPECT_EQ(repeated.count(), 1100);
+  EXPECT_EQ(*repeated.Quantile(0.1), 1);
+  EXPECT_EQ(*repeated.Quantile(0.5), 7);
+}
+
 }  // namespace
 }  // namespace griffin

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstring>
 
+#define XXH_INLINE_ALL  // short values: the call costs as much as the hash
 #include <xxhash.h>
 
+#include "profile/value_counts.h"
 #include "util/saturating_mul.h"
 #include "util/value_parse.h"
 
@@ -25,6 +27,40 @@ int64_t CodePoints(std::string_view text) {
 }
 
 size_t Index(ReadType type) { return static_cast<size_t>(type); }
+
+// Counts hashes[i] (first seen at rows[i]), the table sized for them at
+// once when most of the first 1,024 are distinct, probes prefetched.
+void CountHashes(const std::vector<uint64_t>& hashes, const std::vector<uint32_t>& rows, ValueCounts* counts) {
+  const size_t sample = std::min<size_t>(hashes.size(), 1024);
+  for (size_t i = 0; i < sample; ++i) counts->Add(hashes[i], rows[i]);
+  if (counts->size() * 2 > sample) counts->Reserve(hashes.size());
+  constexpr size_t kAhead = 8;
+  for (size_t i = sample; i < hashes.size(); ++i) {
+    if (i + kAhead < hashes.size()) counts->Prefetch(hashes[i + kAhead]);
+    counts->Add(hashes[i], rows[i]);
+  }
+}
+
+// Merges a batch's exact counts into `top` as one reduced summary; text_of(first)
+// gives an entry's text (only for the few entries kept).
+template <typename TextOf>
+void MergeCounts(TopValues* top, const ValueCounts& counts, TextOf text_of) {
+  std::vector<int64_t> all;
+  all.reserve(counts.size());
+  for (const ValueCounts::Entry& e : counts.entries()) all.push_back(e.count);
+  const int64_t cut = top->ReductionCut(std::move(all));
+  std::vector<std::string> texts;
+  std::vector<std::pair<uint64_t, int64_t>> kept;
+  for (const ValueCounts::Entry& e : counts.entries()) {
+    if (e.count <= cut) continue;
+    kept.emplace_back(e.hash, e.count);
+    texts.push_back(text_of(e.first));
+  }
+  std::vector<TopValues::Counted> counted;
+  counted.reserve(kept.size());
+  for (size_t i = 0; i < kept.size(); ++i) counted.push_back({kept[i].first, texts[i], kept[i].second});
+  top->MergeReduced(counted, cut);
+}
 
 }  // namespace
 
@@ -45,11 +81,11 @@ ColumnState::ColumnState()
       patterns_(kTopCapacity),
       distinct_(DistinctCounter::kExactLimit) {}
 
-void ColumnState::AddNumber(double x) {
-  ++reads_as_[Index(ReadType::kFloat64)];
+void ColumnState::AddNumber(double x, int64_t weight) {
+  reads_as_[Index(ReadType::kFloat64)] += weight;
   NumberStats& s = numbers_;
   if (std::isnan(x)) {
-    ++s.nan;
+    s.nan += weight;
     return;
   }
   const bool first = s.finite + s.pos_inf + s.neg_inf == 0;
@@ -58,47 +94,46 @@ void ColumnState::AddNumber(double x) {
     s.min = std::min(s.min, x);
     s.max = std::max(s.max, x);
   }
-  number_sketch_.Add(x);
+  number_sketch_.AddRepeated(x, weight);
   if (std::isinf(x)) {
-    ++(x > 0 ? s.pos_inf : s.neg_inf);
+    (x > 0 ? s.pos_inf : s.neg_inf) += weight;
     return;
   }
-  ++s.finite;
+  s.finite += weight;  // West's weighted update of (n, mean, M2)
   const double delta = x - s.mean;
-  s.mean += delta / static_cast<double>(s.finite);
-  s.m2 += delta * (x - s.mean);
+  s.mean += delta * (static_cast<double>(weight) / static_cast<double>(s.finite));
+  s.m2 += static_cast<double>(weight) * delta * (x - s.mean);
 }
 
-void ColumnState::AddInt(int64_t v) {
-  ++reads_as_[Index(ReadType::kInt64)];
+void ColumnState::AddInt(int64_t v, int64_t weight) {
+  reads_as_[Index(ReadType::kInt64)] += weight;
   NumberStats& s = numbers_;
   if (s.ints == 0) s.int_min = s.int_max = v;
   else {
     s.int_min = std::min(s.int_min, v);
     s.int_max = std::max(s.int_max, v);
   }
-  ++s.ints;
-  AddNumber(static_cast<double>(v));
+  s.ints += weight;
+  AddNumber(static_cast<double>(v), weight);
 }
 
-void ColumnState::AddTime(int64_t micros) {
+void ColumnState::AddTime(int64_t micros, int64_t weight) {
   if (times_ == 0) time_min_ = time_max_ = micros;
   else {
     time_min_ = std::min(time_min_, micros);
     time_max_ = std::max(time_max_, micros);
   }
-  ++times_;
-  time_sketch_.Add(micros);
+  times_ += weight;
+  time_sketch_.AddRepeated(micros, weight);
 }
 
-void ColumnState::AddTopText(std::string_view text) {
-  const uint64_t hash = TextHash(text);
-  distinct_.Add(hash);
-  top_.Add(hash, text);
-}
+// A batch's patterns: counted by the pattern's hash, its text kept once.
+struct ColumnState::PatternScratch {
+  ValueCounts counts;
+  std::vector<std::string> texts;  // by ValueCounts::Entry::first
+};
 
-void ColumnState::AddTextValue(std::string_view value) {
-  AddTopText(value);
+void ColumnState::AddTextValue(std::string_view value, int64_t weight, PatternScratch* patterns) {
   const int64_t length = CodePoints(value);
   TextStats& t = text_;
   if (t.values == 0) t.min_length = t.max_length = length;
@@ -106,39 +141,54 @@ void ColumnState::AddTextValue(std::string_view value) {
     t.min_length = std::min(t.min_length, length);
     t.max_length = std::max(t.max_length, length);
   }
-  t.total_length += length;
-  ++t.values;
-  ++t.formats[static_cast<size_t>(ClassifyValue(value))];
-  const std::string pattern = ValuePattern(value);
-  patterns_.Add(TextHash(pattern), pattern);
+  t.total_length += length * weight;
+  t.values += weight;
+  t.formats[static_cast<size_t>(ClassifyValue(value))] += weight;
+  char pattern[kMaxPatternBytes];
+  const size_t pattern_size = ValuePatternInto(value, pattern);
+  if (patterns->counts.Add(TextHash(std::string_view(pattern, pattern_size)),
+                           static_cast<uint32_t>(patterns->texts.size()), static_cast<uint32_t>(weight)))
+    patterns->texts.emplace_back(pattern, pattern_size);
 
   if (const std::optional<int64_t> i = ParseInt64(value)) {
     char buffer[24];
     const auto end = std::to_chars(buffer, buffer + sizeof buffer, *i).ptr;
-    numbers_.noncanonical_ints += std::string_view(buffer, static_cast<size_t>(end - buffer)) != value;
-    AddInt(*i);
-    if (*i == 0 || *i == 1) ++reads_as_[Index(ReadType::kBool)];
+    if (std::string_view(buffer, static_cast<size_t>(end - buffer)) != value) numbers_.noncanonical_ints += weight;
+    AddInt(*i, weight);
+    if (*i == 0 || *i == 1) reads_as_[Index(ReadType::kBool)] += weight;
     return;
   }
   if (const std::optional<double> f = ParseFloat64(value)) {
-    AddNumber(*f);
+    AddNumber(*f, weight);
     return;
   }
   if (const std::optional<int64_t> d = ParseDate(value)) {
-    ++reads_as_[Index(ReadType::kDate)];
-    AddTime(SaturatingMul(*d, kMicrosPerDay));
+    reads_as_[Index(ReadType::kDate)] += weight;
+    AddTime(SaturatingMul(*d, kMicrosPerDay), weight);
     return;
   }
   if (const std::optional<int64_t> ts = ParseTimestamp(value)) {
-    ++reads_as_[Index(ReadType::kTimestamp)];
-    AddTime(*ts);
+    reads_as_[Index(ReadType::kTimestamp)] += weight;
+    AddTime(*ts, weight);
     return;
   }
-  if (ParseBool(value)) ++reads_as_[Index(ReadType::kBool)];
+  if (ParseBool(value)) reads_as_[Index(ReadType::kBool)] += weight;
 }
 
 void ColumnState::AddText(const std::string_view* values, const uint8_t* is_null, const uint8_t* malformed,
                           int64_t n) {
+  for (int64_t start = 0; start < n; start += kSliceRows)
+    AddTextSlice(values + start, is_null + start, malformed ? malformed + start : nullptr,
+                 std::min(kSliceRows, n - start));
+  SortSketches();
+}
+
+void ColumnState::AddTextSlice(const std::string_view* values, const uint8_t* is_null, const uint8_t* malformed,
+                               int64_t n) {
+  std::vector<uint64_t> hashes;  // of the values counted, then of the distinct ones
+  std::vector<uint32_t> rows;
+  hashes.reserve(static_cast<size_t>(n));
+  rows.reserve(static_cast<size_t>(n));
   for (int64_t r = 0; r < n; ++r) {
     if (malformed && malformed[r]) continue;
     ++rows_;
@@ -146,8 +196,20 @@ void ColumnState::AddText(const std::string_view* values, const uint8_t* is_null
       ++nulls_;
       continue;
     }
-    AddTextValue(values[r]);
+    hashes.push_back(TextHash(values[r]));
+    rows.push_back(static_cast<uint32_t>(r));
   }
+  ValueCounts counts;
+  CountHashes(hashes, rows, &counts);
+  PatternScratch patterns;
+  hashes.clear();
+  for (const ValueCounts::Entry& e : counts.entries()) {
+    hashes.push_back(e.hash);
+    AddTextValue(values[e.first], e.count, &patterns);
+  }
+  distinct_.AddAll(hashes);
+  MergeCounts(&top_, counts, [&](uint32_t row) { return std::string(values[row]); });
+  MergeCounts(&patterns_, patterns.counts, [&](uint32_t i) { return patterns.texts[i]; });
 }
 
 void ColumnState::AddTyped(const TypedColumn& column) {
@@ -157,49 +219,79 @@ void ColumnState::AddTyped(const TypedColumn& column) {
     AddText(column.strings, is_null.data(), nullptr, column.num_rows);
     return;
   }
-  char buffer[32];
-  for (int64_t r = 0; r < column.num_rows; ++r) {
+  for (int64_t start = 0; start < column.num_rows; start += kSliceRows)
+    AddTypedSlice(column, start, std::min(kSliceRows, column.num_rows - start));
+  SortSketches();
+}
+
+void ColumnState::AddTypedSlice(const TypedColumn& column, int64_t start, int64_t n) {
+  std::vector<uint64_t> hashes;  // by the value's 8 bytes (a float's normalized)
+  std::vector<uint32_t> rows;
+  hashes.reserve(static_cast<size_t>(n));
+  rows.reserve(static_cast<size_t>(n));
+  for (int64_t r = start; r < start + n; ++r) {
     ++rows_;
     if (!column.valid[r]) {
       ++nulls_;
       continue;
     }
+    uint64_t bits;
+    if (column.type == ValueType::kFloat64) {
+      const double x = column.floats[r];
+      const double normalized = x == 0 ? 0.0 : (std::isnan(x) ? std::nan("") : x);
+      std::memcpy(&bits, &normalized, 8);
+    } else {
+      std::memcpy(&bits, &column.ints[r], 8);
+    }
+    hashes.push_back(XXH3_64bits(&bits, 8));
+    rows.push_back(static_cast<uint32_t>(r - start));
+  }
+  ValueCounts counts;
+  CountHashes(hashes, rows, &counts);
+  hashes.clear();
+  // Ints, bools and dates also feed the top values, as text, keyed by the
+  // text's hash (the same key a text input gives them).
+  auto text_of = [&](uint32_t row) -> std::string {
+    const int64_t v = column.ints[start + row];
+    if (column.type == ValueType::kBool) return v ? "true" : "false";
+    if (column.type == ValueType::kDate) return FormatDate(v);
+    char buffer[24];
+    return std::string(buffer, static_cast<size_t>(std::to_chars(buffer, buffer + sizeof buffer, v).ptr - buffer));
+  };
+  ValueCounts texts;
+  for (const ValueCounts::Entry& e : counts.entries()) {
+    const int64_t w = e.count;
+    const int64_t r = start + e.first;
     switch (column.type) {
-      case ValueType::kInt64: {
-        const int64_t v = column.ints[r];
-        const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
-        AddTopText(std::string_view(buffer, static_cast<size_t>(end - buffer)));
-        AddInt(v);
+      case ValueType::kFloat64:
+        hashes.push_back(e.hash);
+        AddNumber(column.floats[r], w);
         break;
-      }
-      case ValueType::kFloat64: {
-        double x = column.floats[r];
-        const double normalized = x == 0 ? 0.0 : (std::isnan(x) ? std::nan("") : x);
-        uint64_t bits;
-        std::memcpy(&bits, &normalized, 8);
-        distinct_.Add(XXH3_64bits(&bits, 8));
-        AddNumber(x);
+      case ValueType::kTimestamp:
+        reads_as_[Index(ReadType::kTimestamp)] += w;
+        hashes.push_back(e.hash);
+        AddTime(column.ints[r], w);
         break;
-      }
-      case ValueType::kBool:
-        ++reads_as_[Index(ReadType::kBool)];
-        AddTopText(column.ints[r] ? "true" : "false");
-        break;
-      case ValueType::kDate: {
-        ++reads_as_[Index(ReadType::kDate)];
-        AddTopText(FormatDate(column.ints[r]));
-        AddTime(SaturatingMul(column.ints[r], kMicrosPerDay));
-        break;
-      }
-      default: {  // timestamp
-        ++reads_as_[Index(ReadType::kTimestamp)];
-        const int64_t micros = column.ints[r];
-        distinct_.Add(XXH3_64bits(&micros, 8));
-        AddTime(micros);
-        break;
+      default: {  // int64, bool, date
+        const uint64_t hash = TextHash(text_of(e.first));
+        hashes.push_back(hash);
+        texts.Add(hash, e.first, e.count);
+        if (column.type == ValueType::kInt64) AddInt(column.ints[r], w);
+        else if (column.type == ValueType::kBool) reads_as_[Index(ReadType::kBool)] += w;
+        else {
+          reads_as_[Index(ReadType::kDate)] += w;
+          AddTime(SaturatingMul(column.ints[r], kMicrosPerDay), w);
+        }
       }
     }
   }
+  distinct_.AddAll(hashes);
+  if (texts.size() > 0) MergeCounts(&top_, texts, text_of);
+}
+
+void ColumnState::SortSketches() {
+  number_sketch_.SortExact();
+  time_sketch_.SortExact();
 }
 
 void ColumnState::Merge(const ColumnState& other) {

@@ -20,6 +20,12 @@
 //   distinct             exact to DistinctCounter::kExactLimit, then HLL;
 //                        of the value's text for text inputs
 //
+// Speed: a batch's values are counted first (value_counts.h, by hash), then
+// every statistic is computed once per distinct value, weighted by its count;
+// the batch's top values and patterns are its exact counts reduced as
+// Misra-Gries would (TopValues::ReductionCut), and its exact quantile values
+// are sorted before the state is merged (QuantileSketch::SortExact).
+//
 // Typed inputs (Parquet, Arrow): strings go the text way; numbers, dates,
 // timestamps and bools feed their own statistics directly (ints and bools
 // also feed the top values, as text). Memory per state: the distinct hashes
@@ -66,6 +72,7 @@ class ColumnState {
  public:
   static constexpr size_t kSketchExactLimit = 1 << 17;
   static constexpr size_t kTopCapacity = 256;
+  static constexpr int64_t kSliceRows = int64_t{1} << 30;  // rows counted in one ValueCounts (uint32 counts)
 
   ColumnState();
 
@@ -103,11 +110,15 @@ class ColumnState {
   void MarkUnsupported() { unsupported_ = true; }
 
  private:
-  void AddTextValue(std::string_view value);
-  void AddNumber(double x);
-  void AddInt(int64_t v);
-  void AddTime(int64_t micros);
-  void AddTopText(std::string_view text);
+  struct PatternScratch;
+  // Each adds one distinct value of a batch `weight` times.
+  void AddTextValue(std::string_view value, int64_t weight, PatternScratch* patterns);
+  void AddNumber(double x, int64_t weight);
+  void AddInt(int64_t v, int64_t weight);
+  void AddTime(int64_t micros, int64_t weight);
+  void AddTextSlice(const std::string_view* values, const uint8_t* is_null, const uint8_t* malformed, int64_t n);
+  void AddTypedSlice(const TypedColumn& column, int64_t start, int64_t n);
+  void SortSketches();
 
   int64_t rows_ = 0, nulls_ = 0;
   std::array<int64_t, kReadTypes> reads_as_{};

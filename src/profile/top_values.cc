@@ -35,6 +35,25 @@ void TopValues::Merge(const TopValues& other) {
   if (entries_.size() > capacity_) Reduce();
 }
 
+int64_t TopValues::ReductionCut(std::vector<int64_t> counts) const {
+  if (counts.size() <= 2 * capacity_) return 0;
+  std::nth_element(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(capacity_), counts.end(),
+                   std::greater<int64_t>());
+  return counts[capacity_];
+}
+
+void TopValues::MergeReduced(const std::vector<Counted>& kept, int64_t cut) {
+  TopValues part(capacity_);
+  for (const Counted& c : kept) {
+    if (c.count <= cut) continue;
+    Entry& entry = part.Slot(c.hash, c.value);
+    entry.count += c.count - cut;
+  }
+  part.exact_ = cut == 0;
+  part.max_error_ = cut;
+  Merge(part);
+}
+
 void TopValues::Reduce() {
   std::vector<int64_t> counts;
   counts.reserve(entries_.size());

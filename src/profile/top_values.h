@@ -40,6 +40,19 @@ class TopValues {
   void Add(uint64_t hash, std::string_view value);
   void Merge(const TopValues& other);
 
+  // A part's exact counts (each value once), merged as its summary: all of
+  // them when the part has at most 2 * capacity values (cut 0), else reduced
+  // by cut = the (capacity + 1)-th largest count, as Reduce does. Give
+  // ReductionCut(all the part's counts), then MergeReduced(the values whose
+  // count exceeds the cut, with their full counts; at most 2 * capacity).
+  struct Counted {
+    uint64_t hash;
+    std::string_view value;
+    int64_t count;
+  };
+  int64_t ReductionCut(std::vector<int64_t> counts) const;
+  void MergeReduced(const std::vector<Counted>& kept, int64_t cut);
+
   // The `k` largest counts, by count descending, then value ascending; past
   // a reduction only values whose kept count exceeds max_error() (surely
   // frequent ones), each count a lower bound within max_error() of the truth.

@@ -60,5 +60,41 @@ TEST(TopValuesTest, MergeSumsCountsAndSerializesDeterministically) {
   EXPECT_EQ(again.bytes(), out.bytes());
 }
 
+// Exact counts reduced at once keep the same guarantees as one-by-one adds:
+// exact under 2 * capacity values, else heavy values kept within max_error.
+TEST(TopValuesTest, ReducedExactCountsKeepHeavyValuesWithinTheirError) {
+  TopValues few(4);
+  std::vector<std::string> names = {"a", "b", "c"};
+  std::vector<TopValues::Counted> counted;
+  for (size_t i = 0; i < names.size(); ++i)
+    counted.push_back({XXH3_64bits(names[i].data(), 1), names[i], static_cast<int64_t>(i + 1)});
+  EXPECT_EQ(few.ReductionCut({1, 2, 3}), 0);
+  few.MergeReduced(counted, 0);
+  EXPECT_TRUE(few.exact());
+  EXPECT_EQ(few.Top(1)[0].value, "c");
+  EXPECT_EQ(few.Top(1)[0].count, 3);
+
+  TopValues top(8);
+  std::vector<std::string> values;
+  std::vector<int64_t> counts;
+  for (int i = 0; i < 1000; ++i) {
+    values.push_back("rare" + std::to_string(i));
+    counts.push_back(1 + i % 3);
+  }
+  values.push_back("heavy");
+  counts.push_back(1000);
+  const int64_t cut = top.ReductionCut(counts);
+  EXPECT_EQ(cut, 3);  // the 9th largest count
+  std::vector<TopValues::Counted> kept;
+  for (size_t i = 0; i < values.size(); ++i)
+    if (counts[i] > cut) kept.push_back({XXH3_64bits(values[i].data(), values[i].size()), values[i], counts[i]});
+  top.MergeReduced(kept, cut);
+  EXPECT_FALSE(top.exact());
+  EXPECT_EQ(top.max_error(), 3);
+  ASSERT_EQ(top.Top(5).size(), 1u);
+  EXPECT_EQ(top.Top(5)[0].value, "heavy");
+  EXPECT_EQ(top.Top(5)[0].count, 997);
+}
+
 }  // namespace
 }  // namespace griffin

@@ -57,25 +57,30 @@ bool IsIpv4(std::string_view s) {
 
 }  // namespace
 
-std::string ValuePattern(std::string_view text) {
-  std::string pattern;
-  pattern.reserve(std::min(text.size(), kMaxPatternChars + 3));
-  size_t chars = 0;
+size_t ValuePatternInto(std::string_view text, char* out) {
+  size_t n = 0, chars = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if ((c & 0xC0) == 0x80) continue;  // a continuation byte of the character before
     if (chars == kMaxPatternChars) {
-      pattern += "...";
+      out[n++] = '.';
+      out[n++] = '.';
+      out[n++] = '.';
       break;
     }
     ++chars;
-    if (c >= 'A' && c <= 'Z') pattern += 'A';
-    else if (c >= 'a' && c <= 'z') pattern += 'a';
-    else if (c >= '0' && c <= '9') pattern += '9';
-    else if (c >= 0x80) pattern += '*';
-    else pattern += static_cast<char>(c);
+    if (c >= 'A' && c <= 'Z') out[n++] = 'A';
+    else if (c >= 'a' && c <= 'z') out[n++] = 'a';
+    else if (c >= '0' && c <= '9') out[n++] = '9';
+    else if (c >= 0x80) out[n++] = '*';
+    else out[n++] = static_cast<char>(c);
   }
-  return pattern;
+  return n;
+}
+
+std::string ValuePattern(std::string_view text) {
+  char buffer[kMaxPatternBytes];
+  return std::string(buffer, ValuePatternInto(text, buffer));
 }
 
 const char* ValueFormatName(ValueFormat format) {

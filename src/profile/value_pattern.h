@@ -19,7 +19,12 @@ namespace griffin {
 
 inline constexpr size_t kMaxPatternChars = 40;
 
+inline constexpr size_t kMaxPatternBytes = kMaxPatternChars + 3;
+
 std::string ValuePattern(std::string_view text);
+// The same pattern written into `out` (kMaxPatternBytes at least); returns its
+// length. No allocation: column profiles call it once per distinct value.
+size_t ValuePatternInto(std::string_view text, char* out);
 
 enum class ValueFormat { kNone, kEmail, kUrl, kUuid, kIpv4 };
 inline constexpr int kValueFormats = 5;
