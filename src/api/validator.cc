@@ -25,13 +25,13 @@ Status CheckValidationOptions(const ValidationOptions& options) {
 // collected: those rows become bad too (rules-v1), each with the schema
 // errors among its errors (after a malformed entry, before check violations,
 // as the merger orders them for later rows).
-void MarkEarlierRowsBad(const Report& report, ValidationResult* result) {
-  const int64_t late = report.rows_before_schema_error;
+void MarkEarlierRowsBad(const Report& report, int64_t row_offset, ValidationResult* result) {
+  const int64_t late = row_offset + report.rows_before_schema_error;
   std::vector<int64_t> rows, offsets{0};
   std::vector<RowError> errors;
   rows.reserve(static_cast<size_t>(report.rows));
   size_t bad = 0;  // index into result->bad_row_indices
-  for (int64_t row = 0; row < report.rows; ++row) {
+  for (int64_t row = row_offset; row < row_offset + report.rows; ++row) {  // row ids (ValidationOptions::row_offset)
     const bool listed = bad < result->bad_row_indices.size() && result->bad_row_indices[bad] == row;
     size_t e = listed ? static_cast<size_t>(result->bad_error_offsets[bad]) : 0;
     const size_t end = listed ? static_cast<size_t>(result->bad_error_offsets[bad + 1]) : 0;
@@ -165,7 +165,7 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   }
   ASSIGN_OR_RETURN(result.report, RunValidation(plan_, source, run_options));
   result.report.inputs = std::move(inputs);
-  if (options.collect_bad_rows && result.report.rows_before_schema_error > 0) MarkEarlierRowsBad(result.report, &result);
+  if (options.collect_bad_rows && result.report.rows_before_schema_error > 0) MarkEarlierRowsBad(result.report, options.row_offset, &result);
   return result;
 }
 

@@ -45,8 +45,9 @@ CLI::App* AddStreamCommand(CLI::App& app, StreamArgs* args) {
       ->capture_default_str();
   cmd->add_option("--store", args->store_uri,
                   "Record each window of committed batches as a run: PATH.db or postgresql://... (griffin history)");
-  cmd->add_option("--window-s", args->window_s, "Seconds of batches per recorded run (with --store)")
-      ->capture_default_str();
+  cmd->add_option("--window-s", args->window_s,
+                  "Seconds of batches per window (one run with --store; table checks over the window); "
+                  "default: the rule file's stream.window, else 60");
   cmd->add_option("--unique-state", args->unique_state,
                   "unique checks span micro-batches; their keys are kept in this compacted topic "
                   "(kafka://HOST:PORT/TOPIC, the clean topic's cluster), written in each batch's transaction");
@@ -81,7 +82,7 @@ int RunStreamCommand(const StreamArgs& args) {
   if (args.startup_timeout_s < 1 || args.commit_timeout_s < 1) {
     return fail(Status::UsageError("--startup-timeout and --commit-timeout: must be at least 1 second"));
   }
-  if (args.window_s < 1) return fail(Status::UsageError("--window-s: must be at least 1 second"));
+  if (args.window_s < 0) return fail(Status::UsageError("--window-s: must be at least 1 second"));
   if (args.unique_max_keys < 1 || args.unique_retention_s < 1) {
     return fail(Status::UsageError("--unique-max-keys and --unique-retention-s: must be at least 1"));
   }

@@ -27,7 +27,7 @@ struct StreamArgs {
   int commit_timeout_s = 60;
   std::string metrics_listen;
   std::string store_uri;
-  int window_s = 60;
+  int window_s = 0;                 // 0: the rule file's stream.window, else 60 s
   std::string unique_state;        // kafka://HOST:PORT/TOPIC: `unique` across micro-batches
   int64_t unique_max_keys = 10'000'000;
   int64_t unique_retention_s = 7 * 24 * 3600;

@@ -219,7 +219,7 @@ Status PartialState::Read(std::string_view bytes, const std::string& name, Merge
   return Status::OK();
 }
 
-void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row_errors) {
+void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row_errors, UniqueScope unique) {
   const Plan& plan = *a->plan_;
   const bool a_had_schema_errors = !a->schema_errors_.empty();
   for (const SchemaError& error : b.schema_errors_) {
@@ -236,7 +236,7 @@ void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row
   std::vector<ViolationReport> new_list;
   std::vector<int> new_positions;
   std::vector<std::string> new_keys;
-  for (size_t c = 0; c < a->unique_sets_.size(); ++c) {
+  for (size_t c = 0; unique == UniqueScope::kAcrossParts && c < a->unique_sets_.size(); ++c) {
     if (!a->unique_sets_[c] && !a->int_sets_[c]) continue;
     struct Duplicate { int64_t row, first; std::string key; };
     std::vector<Duplicate> duplicates;
@@ -303,8 +303,10 @@ void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row
     a->evaluated_[c] += b.evaluated_[c];
     a->violations_[c] += b.violations_[c];
   }
-  for (int64_t row : b.good_firsts_)
-    if (!std::binary_search(newly_bad.begin(), newly_bad.end(), row)) a->good_firsts_.push_back(row);
+  if (unique == UniqueScope::kAcrossParts) {
+    for (int64_t row : b.good_firsts_)
+      if (!std::binary_search(newly_bad.begin(), newly_bad.end(), row)) a->good_firsts_.push_back(row);
+  }
 
   // The listed violations: a's, b's and the new duplicates, by (row, check),
   // the first max_violations of each check.
@@ -405,8 +407,10 @@ Result<Report> PartialState::MergeAll(std::shared_ptr<const Plan> plan, const st
                                       const std::vector<std::string>& names,
                                       std::vector<MergedRowError>* row_errors) {
   ASSIGN_OR_RETURN(std::unique_ptr<Merger> whole, MergeParts(std::move(plan), states, names, row_errors));
-  return whole->Finish(whole->text_input_);
+  return FinishMerged(*whole);
 }
+
+Report PartialState::FinishMerged(Merger& whole) { return whole.Finish(whole.text_input_); }
 
 Result<std::string> PartialState::MergeStates(std::shared_ptr<const Plan> plan,
                                               const std::vector<std::string_view>& states,

@@ -51,6 +51,13 @@ struct MergedRowError {
 
 class PartialState {
  public:
+  // Whether a later part's keys that repeat an earlier part's become
+  // `unique` violations when merged (kAcrossParts, the whole's report), or
+  // each part's `unique` verdicts stand as they are (kPerPart: a stream whose
+  // records were already routed by their micro-batch's verdicts; no key set is
+  // kept for the whole).
+  enum class UniqueScope { kAcrossParts, kPerPart };
+
   // The merger's state as bytes; it must have been built with
   // MergerOptions::keep_partial_state. `text_input` as Merger::Finish takes it.
   static std::string Serialize(const Merger& merger, bool text_input);
@@ -75,9 +82,12 @@ class PartialState {
                                                     const std::vector<std::string_view>& states,
                                                     const std::vector<std::string>& names,
                                                     std::vector<MergedRowError>* row_errors);
+  friend class StateAccumulator;
   static Status Read(std::string_view bytes, const std::string& name, Merger* into, int64_t* end_row);
   // Adds `later` (rows all after into's) to `into`.
-  static void Absorb(Merger* into, Merger& later, std::vector<MergedRowError>* row_errors);
+  static void Absorb(Merger* into, Merger& later, std::vector<MergedRowError>* row_errors,
+                     UniqueScope unique = UniqueScope::kAcrossParts);
+  static Report FinishMerged(Merger& whole);
 };
 
 }  // namespace griffin

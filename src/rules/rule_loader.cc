@@ -21,6 +21,7 @@
 #include "rules/column_rule_loader.h"
 #include "rules/row_rule_loader.h"
 #include "rules/table_rule_loader.h"
+#include "rules/stream_rule_loader.h"
 #include "rules/training_rule_loader.h"
 #include "rules/yaml_helpers.h"
 #include "util/sha256.h"
@@ -190,7 +191,7 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
   ASSIGN_OR_RETURN(std::vector<Field> entries,
                    rules_internal::MapFields(ctx, rules_internal::RootField(root),
                                              "a map with griffin, dataset, columns, ..."));
-  std::optional<Field> version, dataset, source, columns, rows, table, score, training, alerts;
+  std::optional<Field> version, dataset, source, columns, rows, table, score, training, alerts, stream;
   for (const Field& entry : entries) {
     if (entry.key == "griffin") {
       version = entry;
@@ -212,9 +213,12 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
       training = entry;
     } else if (entry.key == "alerts") {
       alerts = entry;
+    } else if (entry.key == "stream") {
+      stream = entry;
     } else {
       return rules_internal::UnknownKey(ctx, entry, {"griffin", "dataset", "description", "source",
-                                                     "columns", "rows", "table", "score", "training", "alerts"});
+                                                     "columns", "rows", "table", "score", "training", "alerts",
+                                                     "stream"});
     }
   }
   if (!version.has_value()) {
@@ -239,6 +243,9 @@ Result<RuleSet> LoadDocument(const YamlContext& ctx, const YAML::Node& root) {
   if (score.has_value()) RETURN_IF_ERROR(LoadScore(ctx, *score, &rules.score_min));
   if (training.has_value()) {
     ASSIGN_OR_RETURN(rules.training, rules_internal::LoadTrainingRules(ctx, *training));
+  }
+  if (stream.has_value()) {
+    ASSIGN_OR_RETURN(rules.stream, rules_internal::LoadStreamRules(ctx, *stream));
   }
   // Checked here, so a wrong one stops every front end; only griffin
   // validate and serve send alerts, reading them again (rules/alert_loader.h).

@@ -157,7 +157,7 @@ TEST(RuleLoaderErrors, RootIsNotAMap) {
 TEST(RuleLoaderErrors, UnknownTopLevelKey) {
   EXPECT_EQ(BodyError("colums: {}\n"),
             "r.yaml:3: colums: unknown key (expected one of: griffin, dataset, description, "
-            "source, columns, rows, table, score, training, alerts)");
+            "source, columns, rows, table, score, training, alerts, stream)");
 }
 
 TEST(RuleLoaderErrors, DuplicateKey) {

@@ -215,6 +215,15 @@ struct TrainingRules {
   SourceLocation location;
 };
 
+// `stream:`, Griffin's extension of rules-v1 for `griffin stream`
+// (docs/semantics.md, "Table checks over a window"): how many records, or how
+// long, a window of micro-batches runs before its table checks are evaluated
+// over its merged state and it is recorded as one run.
+struct StreamRules {
+  int64_t window_records = 0;  // `window: 5000`: closes after this many records
+  int64_t window_ms = 0;       // `window: 10m`: closes this long after its first batch
+};
+
 struct RuleSet {
   int version = 1;
   std::string dataset;
@@ -226,6 +235,7 @@ struct RuleSet {
   std::vector<AnomalyCheck> anomalies;  // `anomaly:` items of `table:`, in file order
   std::optional<double> score_min;
   std::optional<TrainingRules> training;  // absent: no telemetry checks
+  std::optional<StreamRules> stream;      // absent: griffin stream's defaults
   std::string path;     // the file it came from ("<text>" for in-memory text)
   std::string text;     // the full YAML text
   std::string sha256;   // hex sha256 of `text`

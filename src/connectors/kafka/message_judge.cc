@@ -122,7 +122,7 @@ Result<JudgedBatch> JudgeMessages(const Validator& validator, const std::vector<
   run_options.collect_bad_rows = true;
   ASSIGN_OR_RETURN(ValidationResult result, validator.ValidateText(text, format, "kafka", run_options));
   for (size_t b = 0; b < result.bad_row_indices.size(); ++b) {
-    const int64_t row = result.bad_row_indices[b];
+    const int64_t row = result.bad_row_indices[b] - options.row_offset;  // ids start at row_offset
     if (row < 0 || static_cast<size_t>(row) >= message_of_row.size()) {
       return Status::Internal("JudgeMessages: the engine reported row " + std::to_string(row) + " of " +
                               std::to_string(message_of_row.size()));

@@ -20,6 +20,9 @@
 //     strings); line breaks between JSON tokens are whitespace;
 //   - CSV: a line break outside quotes: "more than one record in the message".
 // `unique` and table checks see one micro-batch (docs/semantics.md, "griffin stream").
+// `options.row_offset` and `options.partial_state` number the batch's rows and
+// keep its state for a window of batches (stream_window.h); verdicts stay by
+// message index.
 #pragma once
 
 #include <string>

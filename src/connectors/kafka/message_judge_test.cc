@@ -155,5 +155,32 @@ TEST(MessageJudge, AReusedBufferJudgesEachBatchAlone) {
   }
 }
 
+TEST(MessageJudge, ARowOffsetNumbersTheReportButVerdictsStayByMessage) {
+  auto validator = Validator::FromText(kRules, "<rules>");
+  ASSERT_TRUE(validator.ok()) << validator.status().message();
+  std::vector<std::string_view> values = {R"({"id": "a", "amount": 1, "note": "ok"})", "",
+                                          R"({"id": "b", "amount": -2})"};
+  ValidationOptions options;
+  options.row_offset = 1000;
+  std::string state;
+  options.partial_state = &state;
+  auto judged = JudgeMessages(**validator, values, options);
+  ASSERT_TRUE(judged.ok()) << judged.status().message();
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(Checks(judged->verdicts[0]), Names{});
+  EXPECT_EQ(Checks(judged->verdicts[1]), Names{"malformed"});
+  EXPECT_EQ(Checks(judged->verdicts[2]), Names{"amount.min"});
+  ASSERT_EQ(judged->report.violations.size(), 1u);
+  EXPECT_EQ(judged->report.violations[0].row, 1001);  // the engine's second row (the empty message never reached it)
+  EXPECT_FALSE(state.empty());
+
+  // A required column in no message: a schema error found at the batch's end
+  // makes every row bad, numbered from the offset too.
+  auto schema = JudgeMessages(**validator, {R"({"id": "c", "amount": 1})", R"({"id": "d", "amount": -1})"}, options);
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  EXPECT_EQ(Checks(schema->verdicts[0]), Names{"schema"});
+  EXPECT_EQ(Checks(schema->verdicts[1]), (Names{"schema", "amount.min"}));
+}
+
 }  // namespace
 }  // namespace griffin::kafka

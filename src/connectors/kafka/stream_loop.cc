@@ -1,5 +1,6 @@
 #include "connectors/kafka/stream_loop.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -25,6 +26,7 @@ constexpr int kPollMs = 100;               // idle consumer poll: how fast a sto
 constexpr int kQueueFullWaitMs = 50;       // producer queue full: serve deliveries, then retry
 constexpr int kMaxConsecutiveAborts = 5;   // then the cause is not transient: fail with it
 constexpr int kCloseMs = 30000;            // closing the clients (librdkafka's close has no timeout)
+constexpr int64_t kDefaultWindowMs = 60000;  // without --window-s or stream.window
 
 std::string Seconds(int ms) {
   std::ostringstream out;
@@ -85,7 +87,7 @@ class StreamRunner {
       watchdog_.SetNote("after: " + ran.message());  // the clients close next, in the destructor
       return ran;
     }
-    RecordWindow();
+    CloseWindow();
     {
       CallWatchdog::Guard guard = watchdog_.Watch("leaving the consumer group", kCloseMs);
       rd_kafka_consumer_close(consumer_.get());
@@ -101,7 +103,10 @@ class StreamRunner {
     while (!stop_.load()) {
       std::vector<KafkaMessage> batch;
       RETURN_IF_ERROR(Collect(&batch));
-      if (batch.empty()) continue;
+      if (batch.empty()) {  // idle: a window whose time is up closes now
+        if (WindowIsDue()) CloseWindow();
+        continue;
+      }
       RETURN_IF_ERROR(Process(batch));
     }
     return Status::OK();
@@ -126,8 +131,8 @@ class StreamRunner {
     rules_watcher_ = std::make_unique<RulesWatcher>(options_.rules_path, rules_sha256_);
     if (!options_.store_uri.empty()) {
       ASSIGN_OR_RETURN(store_, OpenRunStore(options_.store_uri));
-      window_ = std::make_unique<StreamWindow>(options_.from.text);
     }
+    if (store_ || options_.metrics != nullptr) window_ = std::make_unique<StreamWindow>(options_.from.text);
     rules_checked_ = Clock::now();
     transactional_id_ = options_.transactional_id.empty()
                             ? "griffin-stream." + options_.group + "." + options_.from.topic
@@ -328,10 +333,14 @@ class StreamRunner {
     }
   }
 
-  // Fills `batch` with up to batch_records messages, cut batch_ms after the first.
+  // Fills `batch` with up to batch_records messages, cut batch_ms after the
+  // first, or where a window of N records ends.
   Status Collect(std::vector<KafkaMessage>* batch) {
     Clock::time_point deadline{};
-    while (static_cast<int64_t>(batch->size()) < options_.batch_records) {
+    int64_t limit = options_.batch_records;
+    const int64_t window_records = WindowRecords();
+    if (window_records > 0) limit = std::max<int64_t>(1, std::min(limit, window_records - window_->messages()));
+    while (static_cast<int64_t>(batch->size()) < limit) {
       if (stop_.load()) break;
       int timeout_ms = kPollMs;
       if (!batch->empty()) {
@@ -382,11 +391,45 @@ class StreamRunner {
     }
   }
 
-  // The open window as a run in the store; a store failure is logged, the stream goes on.
-  void RecordWindow() {
+  // A window of N records (the rule file's `stream.window: N`, without
+  // --window-s); 0: windows are timed.
+  int64_t WindowRecords() const {
+    if (!window_ || options_.window_ms > 0) return 0;
+    const std::optional<StreamRules>& stream = validator_->rules().stream;
+    return stream ? stream->window_records : 0;
+  }
+
+  // A timed window that is open and old enough.
+  bool WindowIsDue() const {
+    if (!window_ || window_->empty() || WindowRecords() > 0) return false;
+    int64_t window_ms = options_.window_ms;
+    const std::optional<StreamRules>& stream = validator_->rules().stream;
+    if (window_ms <= 0) window_ms = stream && stream->window_ms > 0 ? stream->window_ms : kDefaultWindowMs;
+    return window_->age_ms() >= window_ms;
+  }
+
+  // Closes the open window: a run in the store and the window metrics; a
+  // store failure is logged, the stream goes on.
+  void CloseWindow() {
     if (!window_ || window_->empty()) return;
-    Status recorded = window_->Record(*store_, validator_->rules());
-    if (!recorded.ok() && options_.log) options_.log("the run store did not record a window: " + recorded.message());
+    StreamWindow::Closed closed = window_->Close(store_.get(), validator_->rules());
+    if (!closed.recorded.ok() && options_.log) {
+      options_.log("the run store did not record a window: " + closed.recorded.message());
+    }
+    if (options_.metrics != nullptr) options_.metrics->CountWindow(closed.report.quality_score);
+  }
+
+  // A committed batch joins the window, which closes when full.
+  void AddToWindow(const JudgedBatch& judged, const std::string& state,
+                   const std::map<int32_t, std::pair<int64_t, int64_t>>& ranges, int64_t messages) {
+    if (!window_) return;
+    Status added = window_->Add(validator_->shared_plan(), judged.report, state, ranges, messages);
+    if (!added.ok()) {  // not expected: the state is this batch's, of these rules
+      if (options_.log) options_.log("a micro-batch did not join its window: " + added.message());
+      return;
+    }
+    const int64_t window_records = WindowRecords();
+    if (window_records > 0 ? window_->messages() >= window_records : WindowIsDue()) CloseWindow();
   }
 
   // Between transactions: a changed rule file takes over, or is refused (logged).
@@ -399,7 +442,7 @@ class StreamRunner {
       if (options_.log) options_.log("refused " + options_.rules_path + ", keeping the rules in use: " + change->error);
       return;
     }
-    RecordWindow();  // a window holds one rule version
+    CloseWindow();  // a window holds one rule version
     validator_ = change->validator;
     rules_sha256_ = validator_->rules().sha256;
     if (options_.log) options_.log("loaded " + options_.rules_path + " (rules sha256 " + rules_sha256_ + ")");
@@ -415,6 +458,10 @@ class StreamRunner {
     ValidationOptions validation;
     validation.threads = options_.threads;
     validation.prior_unique = unique_state_.get();
+    if (window_) {
+      validation.row_offset = window_->next_row();
+      validation.partial_state = &batch_state_;
+    }
     ASSIGN_OR_RETURN(JudgedBatch judged, JudgeMessages(*validator_, values, validation, &batch_text_));
 
     const int64_t first_version = next_version_;
@@ -479,10 +526,7 @@ class StreamRunner {
     totals_.clean += clean;
     totals_.dead_letter += static_cast<int64_t>(batch.size()) - clean;
     ++totals_.transactions;
-    if (window_) {
-      window_->Add(judged.report, ranges);
-      if (window_->age_ms() >= options_.window_ms) RecordWindow();
-    }
+    AddToWindow(judged, batch_state_, ranges, static_cast<int64_t>(batch.size()));
     if (options_.metrics != nullptr) {
       const double seconds = std::chrono::duration<double>(Clock::now() - batch_started_).count();
       options_.metrics->CountBatch(clean, static_cast<int64_t>(batch.size()) - clean, seconds,
@@ -596,6 +640,7 @@ class StreamRunner {
   int64_t next_version_ = 1;
   Clock::time_point batch_started_{};
   std::string batch_text_;  // JudgeMessages' buffer, reused by every batch
+  std::string batch_state_;  // the batch's partial state, for its window
   std::unique_ptr<RulesWatcher> rules_watcher_;
   std::unique_ptr<RunStore> store_;
   std::unique_ptr<StreamWindow> window_;

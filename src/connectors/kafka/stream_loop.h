@@ -65,8 +65,11 @@ struct StreamOptions {
   std::function<void(const std::string&)> on_stuck_call;
   int64_t rules_check_ms = 1000;   // how often the rule file is looked at (between transactions)
   // Optional: record windows of committed batches as runs here (stream_window.h).
+  // Windows are kept when there is a store or metrics (their score is one).
   std::string store_uri;
-  int64_t window_ms = 60000;
+  // A window closes after window_ms (--window-s) when it is set, else as the
+  // rule file's `stream.window:` says (records or a duration), else after 60 s.
+  int64_t window_ms = 0;
   // Optional (text empty: none): `unique` spans micro-batches, its keys kept in
   // this compacted topic on the clean topic's cluster (stream_unique_state.h).
   KafkaUri unique_state;

@@ -41,6 +41,12 @@ StreamMetrics::StreamMetrics() : registry_(std::make_shared<prometheus::Registry
                 .Help("The quality score of the last committed micro-batch")
                 .Register(*registry_)
                 .Add({});
+  window_score_ = &prometheus::BuildGauge()
+                       .Name("griffin_stream_window_quality_score")
+                       .Help("The quality score of the last closed window (clean records / records)")
+                       .Register(*registry_)
+                       .Add({});
+  windows_ = &counter("griffin_stream_windows_total", "Windows closed (each one run in the store)").Add({});
 }
 
 void StreamMetrics::CountBatch(int64_t clean, int64_t dead_letter, double seconds, double quality_score) {
@@ -53,6 +59,11 @@ void StreamMetrics::CountBatch(int64_t clean, int64_t dead_letter, double second
 }
 
 void StreamMetrics::CountAbort() { aborted_->Increment(); }
+
+void StreamMetrics::CountWindow(double quality_score) {
+  windows_->Increment();
+  window_score_->Set(quality_score);
+}
 
 void StreamMetrics::SetLag(int64_t lag) { lag_->Set(static_cast<double>(lag)); }
 

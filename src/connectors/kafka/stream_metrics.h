@@ -7,6 +7,8 @@
 //   griffin_stream_batch_seconds               a micro-batch from its first message to its commit
 //   griffin_stream_lag                         messages behind the input's high watermarks
 //   griffin_stream_batch_quality_score         the last committed micro-batch's score
+//   griffin_stream_window_quality_score        the last closed window's score (stream_window.h)
+//   griffin_stream_windows_total               windows closed
 //
 //   StreamMetrics metrics;
 //   ASSIGN_OR_RETURN(auto server, MetricsServer::Start("127.0.0.1:9464", metrics));
@@ -38,14 +40,15 @@ class StreamMetrics {
   StreamMetrics();
   void CountBatch(int64_t clean, int64_t dead_letter, double seconds, double quality_score);
   void CountAbort();
+  void CountWindow(double quality_score);
   void SetLag(int64_t lag);
   std::string Text() const;  // the text exposition format
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
-  prometheus::Counter *records_in_, *clean_, *dead_letter_, *committed_, *aborted_;
+  prometheus::Counter *records_in_, *clean_, *dead_letter_, *committed_, *aborted_, *windows_;
   prometheus::Histogram* batch_seconds_;
-  prometheus::Gauge *lag_, *score_;
+  prometheus::Gauge *lag_, *score_, *window_score_;
 };
 
 // Serves GET /metrics on its own thread until destroyed.

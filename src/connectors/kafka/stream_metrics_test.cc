@@ -21,6 +21,16 @@ TEST(StreamMetrics, CountsBatchesAbortsAndLag) {
   EXPECT_NE(text.find("griffin_stream_batch_seconds_count 2"), std::string::npos);
   EXPECT_NE(text.find("griffin_stream_lag 42"), std::string::npos);
   EXPECT_NE(text.find("griffin_stream_batch_quality_score 1"), std::string::npos);
+  EXPECT_NE(text.find("griffin_stream_windows_total 0"), std::string::npos);
+}
+
+TEST(StreamMetrics, TheLastClosedWindowsScoreAndTheWindowCount) {
+  StreamMetrics metrics;
+  metrics.CountWindow(0.25);
+  metrics.CountWindow(0.75);
+  std::string text = metrics.Text();
+  EXPECT_NE(text.find("griffin_stream_window_quality_score 0.75"), std::string::npos) << text;
+  EXPECT_NE(text.find("griffin_stream_windows_total 2"), std::string::npos) << text;
 }
 
 TEST(MetricsServer, ServesMetricsOnAFreePort) {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "store/store_records.h"
 #include "report/json_writer.h"
+#include "store/store_records.h"
 
 #ifndef GRIFFIN_VERSION
 #define GRIFFIN_VERSION "0.0.0"
@@ -16,60 +16,59 @@ double PassRate(int64_t evaluated, int64_t violations) {
   return evaluated == 0 ? 1.0 : static_cast<double>(evaluated - violations) / static_cast<double>(evaluated);
 }
 
+// Adds `batch`'s row-level counts to `sums` (the first batch is copied).
+void SumRowLevel(const Report& batch, bool first, Report* sums) {
+  if (first) {
+    *sums = batch;
+    sums->violations.clear();
+    return;
+  }
+  sums->rows += batch.rows;
+  sums->bad_rows += batch.bad_rows;
+  sums->malformed_rows += batch.malformed_rows;
+  sums->elapsed_s += batch.elapsed_s;
+  sums->input_bytes += batch.input_bytes;
+  for (const SchemaError& error : batch.schema_errors) {
+    bool known = false;
+    for (const SchemaError& seen : sums->schema_errors) known = known || seen.message == error.message;
+    if (!known) sums->schema_errors.push_back(error);
+  }
+  for (const CheckReport& check : batch.checks) {
+    if (check.is_table) continue;
+    auto before = std::find_if(sums->checks.begin(), sums->checks.end(),
+                               [&](const CheckReport& c) { return c.name == check.name && !c.is_table; });
+    if (before == sums->checks.end()) {
+      sums->checks.push_back(check);
+      continue;
+    }
+    before->evaluated += check.evaluated;
+    before->violations += check.violations;
+    before->pass_rate = PassRate(before->evaluated, before->violations);
+    before->passed = before->pass_rate >= before->mostly;
+  }
+}
+
 }  // namespace
 
-void StreamWindow::Add(const Report& batch, const std::map<int32_t, std::pair<int64_t, int64_t>>& offsets) {
+Status StreamWindow::Add(std::shared_ptr<const Plan> plan, const Report& batch, std::string_view state,
+                         const std::map<int32_t, std::pair<int64_t, int64_t>>& offsets, int64_t messages) {
+  if (!state_) state_ = std::make_unique<StateAccumulator>(plan, PartialState::UniqueScope::kPerPart);
+  if (&state_->plan() != plan.get()) {
+    return Status::InputError("a window holds one rule version: close it before the rules change");
+  }
+  RETURN_IF_ERROR(state_->Add(state, "micro-batch " + std::to_string(batches_ + 1) + " of the window"));
   if (batches_ == 0) {
     opened_ = std::chrono::steady_clock::now();
     started_at_ = IsoNow();
-    merged_ = batch;
-    merged_.violations.clear();
-    merged_.checks.clear();
   }
-  const int64_t base_row = batches_ == 0 ? 0 : merged_.rows;  // the batch's first row in the window
-  for (ViolationReport violation : batch.violations) {
-    violation.row += base_row;
-    merged_.violations.push_back(std::move(violation));
-  }
-  if (batches_ > 0) {
-    merged_.rows += batch.rows;
-    merged_.bad_rows += batch.bad_rows;
-    merged_.malformed_rows += batch.malformed_rows;
-    merged_.elapsed_s += batch.elapsed_s;
-    merged_.input_bytes += batch.input_bytes;
-    merged_.violations_truncated = merged_.violations_truncated || batch.violations_truncated;
-    for (const SchemaError& error : batch.schema_errors) {
-      bool known = false;
-      for (const SchemaError& seen : merged_.schema_errors) known = known || seen.message == error.message;
-      if (!known) merged_.schema_errors.push_back(error);
-    }
-  }
-  std::vector<CheckReport> checks;
-  for (const CheckReport& check : batch.checks) {
-    CheckReport summed = check;
-    auto before = std::find_if(merged_.checks.begin(), merged_.checks.end(),
-                               [&](const CheckReport& c) { return c.name == check.name; });
-    if (!check.is_table && before != merged_.checks.end()) {
-      summed.evaluated += before->evaluated;
-      summed.violations += before->violations;
-      summed.pass_rate = PassRate(summed.evaluated, summed.violations);
-      summed.passed = summed.pass_rate >= summed.mostly;
-    }
-    checks.push_back(std::move(summed));
-  }
-  merged_.checks = std::move(checks);
-  merged_.quality_score = merged_.rows == 0 ? 1.0
-                                            : static_cast<double>(merged_.rows - merged_.bad_rows) /
-                                                  static_cast<double>(merged_.rows);
-  bool passed = merged_.schema_errors.empty();
-  for (const CheckReport& check : merged_.checks) passed = passed && (check.severity != "error" || check.passed);
-  if (merged_.score_min) passed = passed && merged_.quality_score >= *merged_.score_min;
-  merged_.passed = passed;
+  SumRowLevel(batch, batches_ == 0, &summed_);
   for (const auto& [partition, range] : offsets) {
     auto [it, fresh] = offsets_.emplace(partition, range);
     if (!fresh) it->second.second = range.second;
   }
   ++batches_;
+  messages_ += messages;
+  return Status::OK();
 }
 
 int64_t StreamWindow::age_ms() const {
@@ -89,21 +88,50 @@ std::string StreamWindow::OffsetRanges() const {
   return text;
 }
 
-Status StreamWindow::Record(RunStore& store, const RuleSet& rules) {
-  if (batches_ == 0) return Status::OK();
-  Report report = merged_;
+// The summed row-level report with the merged state's table checks and violations.
+Report StreamWindow::Merged() {
+  Report merged = summed_;
+  Report whole = state_->Finish();
+  merged.violations = std::move(whole.violations);
+  merged.violations_truncated = whole.violations_truncated;
+  for (CheckReport& check : merged.checks) {
+    if (!check.is_table) continue;
+    auto over_window = std::find_if(whole.checks.begin(), whole.checks.end(),
+                                    [&](const CheckReport& c) { return c.name == check.name && c.is_table; });
+    if (over_window != whole.checks.end()) check = *over_window;
+  }
+  merged.quality_score = merged.rows == 0 ? 1.0
+                                          : static_cast<double>(merged.rows - merged.bad_rows) /
+                                                static_cast<double>(merged.rows);
+  bool passed = merged.schema_errors.empty();
+  for (const CheckReport& check : merged.checks) passed = passed && (check.severity != "error" || check.passed);
+  if (merged.score_min) passed = passed && merged.quality_score >= *merged.score_min;
+  merged.passed = passed;
+  return merged;
+}
+
+StreamWindow::Closed StreamWindow::Close(RunStore* store, const RuleSet& rules) {
+  Closed closed{Merged(), Status::OK()};
+  Report& report = closed.report;
+  const std::string offsets = OffsetRanges(), started_at = started_at_;
+  state_.reset();
+  batches_ = messages_ = 0;
+  offsets_.clear();
+  if (store == nullptr) return closed;
   report.run_id = NewRunId();
   report.inputs = {input_uri_};
   report.input_rows = {report.rows};
-  BeginRunRequest begin{rules.dataset, report.run_id, started_at_, GRIFFIN_VERSION, rules.sha256, rules.text,
+  BeginRunRequest begin{rules.dataset, report.run_id, started_at, GRIFFIN_VERSION, rules.sha256, rules.text,
                         rules.path, "", "stream"};
-  InputLineage input{input_uri_, -1, -1, OffsetRanges(), report.rows};
-  batches_ = 0;
-  offsets_.clear();
-  ASSIGN_OR_RETURN(RunTicket ticket, store.BeginRun(begin));
-  Status finished = store.FinishRun(ticket.run_id, MakeFinishRequest(report, ReportToJson(report), {input}, {}));
-  if (!finished.ok()) (void)store.MarkRecordFailed(ticket.run_id, finished.message());
-  return finished;
+  InputLineage input{input_uri_, -1, -1, offsets, report.rows};
+  Result<RunTicket> ticket = store->BeginRun(begin);
+  if (!ticket.ok()) {
+    closed.recorded = ticket.status();
+    return closed;
+  }
+  closed.recorded = store->FinishRun(ticket->run_id, MakeFinishRequest(report, ReportToJson(report), {input}, {}));
+  if (!closed.recorded.ok()) (void)store->MarkRecordFailed(ticket->run_id, closed.recorded.message());
+  return closed;
 }
 
 }  // namespace griffin::kafka
