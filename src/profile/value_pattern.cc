@@ -57,11 +57,32 @@ bool IsIpv4(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+// Each byte's class: 'A', 'a', '9', '*' (a non-ASCII lead byte), 0 for a
+// UTF-8 continuation byte (no character of its own), else the byte itself.
+struct PatternClasses {
+  char of[256];
+  constexpr PatternClasses() : of() {
+    for (int c = 0; c < 256; ++c) {
+      if (c >= 'A' && c <= 'Z') of[c] = 'A';
+      else if (c >= 'a' && c <= 'z') of[c] = 'a';
+      else if (c >= '0' && c <= '9') of[c] = '9';
+      else if ((c & 0xC0) == 0x80) of[c] = 0;
+      else if (c >= 0x80) of[c] = '*';
+      else of[c] = static_cast<char>(c);
+    }
+  }
+};
+constexpr PatternClasses kPatternClasses;
+
+}  // namespace
+
 size_t ValuePatternInto(std::string_view text, char* out) {
   size_t n = 0, chars = 0;
   for (size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if ((c & 0xC0) == 0x80) continue;  // a continuation byte of the character before
+    const char cls = kPatternClasses.of[static_cast<unsigned char>(text[i])];
+    if (cls == 0 && static_cast<unsigned char>(text[i]) >= 0x80) continue;  // continuation byte
     if (chars == kMaxPatternChars) {
       out[n++] = '.';
       out[n++] = '.';
@@ -69,11 +90,7 @@ size_t ValuePatternInto(std::string_view text, char* out) {
       break;
     }
     ++chars;
-    if (c >= 'A' && c <= 'Z') out[n++] = 'A';
-    else if (c >= 'a' && c <= 'z') out[n++] = 'a';
-    else if (c >= '0' && c <= '9') out[n++] = '9';
-    else if (c >= 0x80) out[n++] = '*';
-    else out[n++] = static_cast<char>(c);
+    out[n++] = cls;
   }
   return n;
 }

@@ -43,5 +43,22 @@ TEST(ValuePatternTest, PatternRegexAcceptsItsValues) {
   EXPECT_FALSE(PatternRegex(ValuePattern(std::string(50, 'x'))).has_value());
 }
 
+// Every byte, alone and after a multi-byte character, against the rule
+// spelled out: letters and digits by class, a UTF-8 character '*', others kept.
+TEST(ValuePatternTest, EveryByteGetsItsClass) {
+  for (int c = 0; c < 256; ++c) {
+    const std::string text(1, static_cast<char>(c));
+    std::string want;
+    if (c >= 'A' && c <= 'Z') want = "A";
+    else if (c >= 'a' && c <= 'z') want = "a";
+    else if (c >= '0' && c <= '9') want = "9";
+    else if ((c & 0xC0) == 0x80) want = "";  // a lone continuation byte is no character
+    else if (c >= 0x80) want = "*";
+    else want = text;
+    EXPECT_EQ(ValuePattern(text), want) << c;
+    EXPECT_EQ(ValuePattern("\xc3\xa9" + text + "x"), "*" + want + "a") << c;
+  }
+}
+
 }  // namespace
 }  // namespace griffin
