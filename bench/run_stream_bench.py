@@ -233,6 +233,9 @@ def main():
     parser.add_argument("--latency", type=int, metavar="SECONDS", help="latency at 5,000 messages/s")
     parser.add_argument("--soak", type=int, metavar="SECONDS", help="RSS over a run at 5,000 messages/s")
     parser.add_argument("--batch-ms", type=int, help="griffin stream's --batch-ms (latency, soak; default: its own)")
+    parser.add_argument("--windows", action="store_true",
+                        help="also griffin with windows kept (--metrics-listen: each batch's partial state merged "
+                             "into its window's), alternating with the plain runs")
     args = parser.parse_args()
     count = args.count or (20_000 if args.quick else 200_000)
     griffin = os.environ.get("GRIFFIN_BIN", str(REPO / "build" / "griffin"))
@@ -266,14 +269,18 @@ def main():
         rng = random.Random(1)
         produce(broker, raw, [(None, message(i, rng)) for i in range(count)], partitions=PARTITIONS)
         runs = {"griffin": [], "python-pydantic": []}
+        if args.windows:
+            runs["griffin-windows"] = []
         for _ in range(args.repeat):  # alternating, so both see the same machine load over time
             for name in runs:
                 clean, dlq, group = unique("bench-clean"), unique("bench-dlq"), unique("bench-group")
                 create_topics(broker, [clean, dlq], partitions=PARTITIONS)
-                if name == "griffin":
+                if name.startswith("griffin"):
                     command = [griffin, "stream", "-r", str(RULES), "--from", f"kafka://{broker}/{raw}",
                                "--to", f"kafka://{broker}/{clean}", "--dead-letter", f"kafka://{broker}/{dlq}",
                                "--group", group]
+                    if name == "griffin-windows":
+                        command[1:2] = ["stream", "--metrics-listen", "127.0.0.1:0"]
                 else:
                     command = [str(peer_python), str(PEER), "--broker", broker, "--from", raw, "--to", clean,
                                "--dead-letter", dlq, "--group", group, "--count", str(count)]
@@ -294,6 +301,11 @@ def main():
               f"{steady_text} after the first commit; CPU seconds per 100k messages: griffin "
               f"{g['cpu_s'] * 1e5 / count:.2f}, python {p['cpu_s'] * 1e5 / count:.2f}, broker (griffin's runs) "
               f"{g['broker_cpu_s'] * 1e5 / count:.2f}")
+        if args.windows:
+            w = medians["griffin-windows"]
+            print(f"griffin with windows / without (median of {args.repeat}): "
+                  f"{w['messages_per_s'] / g['messages_per_s']:.2f}x messages/s, CPU per 100k messages "
+                  f"{w['cpu_s'] * 1e5 / count:.2f} s vs {g['cpu_s'] * 1e5 / count:.2f} s")
         print(json.dumps({"runs": runs, "medians": medians, "ratio": round(ratio, 2),
                           "ratio_after_first_commit": None if steady_ratio is None else round(steady_ratio, 2)}))
     finally:
