@@ -369,6 +369,12 @@ int RunValidateCommand(const ValidateArgs& args) {
     return ExitCodeFor(report.status());
   }
   report->run_id = run_id;
+  if (report->unspillable_state_bytes > 0) {  // the limit did not hold: say so, the run goes on
+    std::fprintf(stderr,
+                 "griffin: warning: unique state grew to %s, past --memory-limit %s: it cannot spill in a run that "
+                 "writes --clean or --quarantine (every verdict leaves batch by batch; docs/engine.md)\n",
+                 FormatByteSize(report->unspillable_state_bytes).c_str(), FormatByteSize(prepared->memory_limit).c_str());
+  }
   HistoryContext history{store && ticket ? store.get() : nullptr,
                          args.no_store ? "--no-store was given" : "the store could not be used",
                          std::filesystem::path(prepared->rules.path).parent_path().string(), prepared->read_options};

@@ -326,7 +326,10 @@ Status Merger::SpillIfOverLimit() {
         if (bytes > largest) largest = bytes, slot = s, check = SIZE_MAX;
       }
     }
-    if (largest == 0) break;  // nothing left that may spill
+    if (largest == 0) {  // nothing left that may spill
+      unspillable_state_bytes_ = std::max(unspillable_state_bytes_, total);
+      break;
+    }
     ASSIGN_OR_RETURN(std::unique_ptr<KeySpill> files, KeySpill::Open(tmp_dir_));
     if (check != SIZE_MAX) SpillUnique(check, std::move(files));
     else metrics_[slot]->SpillDistinct(std::move(files));
@@ -718,6 +721,7 @@ Report Merger::Finish(bool text_input) {
         spill.checks.push_back(plan_->checks()[table.check_index].name);
   }
   if (spilled) report.spill = std::move(spill);
+  report.unspillable_state_bytes = unspillable_state_bytes_;
   return report;
 }
 

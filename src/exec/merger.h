@@ -162,6 +162,7 @@ class Merger {
   int64_t memory_limit_ = 0;
   std::string tmp_dir_;
   bool unique_may_spill_ = false;
+  int64_t unspillable_state_bytes_ = 0;  // Report::unspillable_state_bytes
   std::vector<std::unique_ptr<UniqueSpill>> unique_spills_;  // per check index, once spilled
   int64_t spill_start_row_ = -1;                             // the first row after a unique state spilled
   int64_t bad_bits_rows_ = 0;                                // rows recorded in bad_bits_

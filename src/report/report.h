@@ -150,6 +150,10 @@ struct Report {
   std::vector<std::string> schema_changes;
   // In the JSON report as "spill", only when the run spilled.
   std::optional<SpillSummary> spill;
+  // Not in the reports: the largest state (bytes) held past the memory limit by
+  // states that may not spill in this run (`unique` when verdicts leave batch by
+  // batch, a stream or a partial state); 0 when the limit held. The CLI warns.
+  int64_t unspillable_state_bytes = 0;
   std::optional<IncrementReport> increment;
   // Not in the reports: when schema_errors is not empty, how many rows were
   // merged (and handed to a row consumer with their per-check verdicts, some

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace griffin {
@@ -25,7 +26,7 @@ Result<int64_t> ParseByteSize(std::string_view text) {
   std::string unit;
   for (; i < text.size(); ++i) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
   double multiplier = 1;
-  if (!unit.empty() && unit != "b") {
+  if (!unit.empty() && unit != "b" && unit != "byte" && unit != "bytes") {
     const char prefix = unit[0];
     const std::string_view rest = std::string_view(unit).substr(1);
     if (rest != "" && rest != "b" && rest != "ib") return bad();
@@ -40,6 +41,19 @@ Result<int64_t> ParseByteSize(std::string_view text) {
   const double bytes = std::floor(number * multiplier);
   if (!(bytes <= 4611686018427387904.0)) return bad();
   return static_cast<int64_t>(bytes);
+}
+
+std::string FormatByteSize(int64_t bytes) {
+  static constexpr const char* kUnits[] = {"KB", "MB", "GB", "TB"};
+  if (bytes < 1024) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  double value = static_cast<double>(bytes);
+  int unit = -1;
+  while (value >= 1024 && unit < 3) value /= 1024, ++unit;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  std::string number = text;
+  if (number.size() > 2 && number.compare(number.size() - 2, 2, ".0") == 0) number.resize(number.size() - 2);
+  return number + " " + kUnits[unit];
 }
 
 }  // namespace griffin

@@ -32,5 +32,21 @@ TEST(ByteSizeTest, RefusesWhatIsNotASize) {
   }
 }
 
+TEST(ByteSizeTest, FormatsForPeopleInUnitsTheParserReads) {
+  EXPECT_EQ(FormatByteSize(0), "0 bytes");
+  EXPECT_EQ(FormatByteSize(1), "1 byte");
+  EXPECT_EQ(FormatByteSize(1023), "1023 bytes");
+  EXPECT_EQ(FormatByteSize(600 * 1024), "600 KB");
+  EXPECT_EQ(FormatByteSize(1536 * 1024), "1.5 MB");
+  EXPECT_EQ(FormatByteSize(int64_t{512} << 20), "512 MB");
+  EXPECT_EQ(FormatByteSize(int64_t{3} << 40), "3 TB");
+  EXPECT_EQ(FormatByteSize(int64_t{5000} << 40), "5000 TB");
+  for (int64_t bytes : {int64_t{1}, int64_t{7}, int64_t{600} << 10, int64_t{512} << 20, int64_t{2} << 30}) {
+    auto parsed = ParseByteSize(FormatByteSize(bytes));
+    ASSERT_TRUE(parsed.ok()) << FormatByteSize(bytes) << ": " << parsed.status().message();
+    EXPECT_EQ(*parsed, bytes) << bytes;
+  }
+}
+
 }  // namespace
 }  // namespace griffin

@@ -88,6 +88,22 @@ def test_bench_data_spilled_report_is_the_in_memory_one(transactions, tmp_path):
     assert not unique_checks & set(spilled["spill"]["checks"])
 
 
+def test_a_unique_state_that_may_not_spill_past_the_limit_is_a_warning(transactions, tmp_path):
+    command = [str(require_binary()), "validate", "-r", str(spill_rules(tmp_path)), str(transactions), "--no-store",
+               "--format", "json", "--memory-limit", "600K"]
+    quiet = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert quiet.returncode in (0, 1) and "warning" not in quiet.stderr, quiet.stderr
+    loud = subprocess.run(command + ["--quarantine", str(tmp_path / "bad.csv")], capture_output=True, text=True,
+                          timeout=300)
+    assert loud.returncode == quiet.returncode, loud.stderr
+    lines = loud.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("griffin: warning: unique state grew to "), loud.stderr
+    assert "past --memory-limit 600 KB: it cannot spill in a run that writes --clean or --quarantine" in lines[0]
+    # The run itself is the same run: the warning changes nothing else.
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in VOLATILE}  # noqa: E731
+    assert strip(loud.stdout) == strip(quiet.stdout)
+
+
 def test_text_report_says_it_spilled(transactions, tmp_path):
     done = subprocess.run([str(require_binary()), "validate", "-r", str(spill_rules(tmp_path)), str(transactions),
                            "--no-store", "--memory-limit", "1"], capture_output=True, text=True, timeout=300)
