@@ -8,9 +8,11 @@ message and uncaught exception while they do.
         assert page.problems() == []
 """
 import base64
+import contextlib
 import json
 import os
 import re
+import signal
 import socket
 import struct
 import subprocess
@@ -88,7 +90,7 @@ class CdpPage:
         self.process = subprocess.Popen(
             [chromium(), *[f for f in FLAGS if not f.startswith(("--enable-logging", "--v="))],
              f"--user-data-dir={self._profile.name}", "--remote-debugging-port=0", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         browser_url = None
         deadline = time.monotonic() + self.timeout
         while browser_url is None and time.monotonic() < deadline:
@@ -112,10 +114,19 @@ class CdpPage:
         try:
             self.ws.close()
         finally:
-            self.process.kill()
+            # The whole group: chromium's helpers (zygote, renderer, crashpad) outlive a
+            # kill of the browser process alone and go on writing into the profile, so a
+            # removal right after could meet "Directory not empty".
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=30)
             self.process.stderr.close()
-            self._profile.cleanup()
+            for _ in range(50):
+                try:
+                    self._profile.cleanup()
+                    break
+                except OSError:
+                    time.sleep(0.1)
 
     def _call(self, method, params, session=None):
         self._next_id += 1
