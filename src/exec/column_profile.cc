@@ -8,6 +8,7 @@
 #include <xxhash.h>
 
 #include "exec/open_addressing.h"
+#include "util/float_key.h"
 #include "util/text_cut.h"
 #include "util/value_parse.h"
 
@@ -25,15 +26,8 @@ uint64_t ValueHash(const TypedColumn& column, int64_t r) {
     const std::string_view s = column.strings[r];
     return XXH3_64bits(s.data(), s.size());
   }
-  uint64_t bits;
-  if (column.type == ValueType::kFloat64) {
-    const double x = column.floats[r];
-    const double normalized = x == 0 ? 0.0 : (std::isnan(x) ? std::nan("") : x);
-    std::memcpy(&bits, &normalized, 8);
-  } else {
-    bits = static_cast<uint64_t>(column.ints[r]);
-  }
-  return Mix64(bits);
+  return Mix64(column.type == ValueType::kFloat64 ? FloatKeyBits(column.floats[r])
+                                                 : static_cast<uint64_t>(column.ints[r]));
 }
 
 }  // namespace

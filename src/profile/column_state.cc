@@ -9,6 +9,7 @@
 #include <xxhash.h>
 
 #include "profile/value_counts.h"
+#include "util/float_key.h"
 #include "util/saturating_mul.h"
 #include "util/value_parse.h"
 
@@ -237,9 +238,7 @@ void ColumnState::AddTypedSlice(const TypedColumn& column, int64_t start, int64_
     }
     uint64_t bits;
     if (column.type == ValueType::kFloat64) {
-      const double x = column.floats[r];
-      const double normalized = x == 0 ? 0.0 : (std::isnan(x) ? std::nan("") : x);
-      std::memcpy(&bits, &normalized, 8);
+      bits = FloatKeyBits(column.floats[r]);
     } else {
       std::memcpy(&bits, &column.ints[r], 8);
     }
