@@ -18,7 +18,7 @@ import pytest
 from griffin_cli import require_binary
 from objectstore_servers import s3_server  # noqa: F401 (fixture)
 from test_delta_objectstore import upload
-from test_sql_sources import postgresql_ingest
+from test_sql_sources import postgresql_ingest, sqlite_ingest
 
 ROWS = 1500
 KINDS = ["purchase", "refund", "transfer", "fee", "ünïcode"]
@@ -85,13 +85,7 @@ def reference(tmp_path_factory):
 
 
 def sqlite_source(tmp_path):
-    import adbc_driver_sqlite.dbapi as dbapi
-    path = tmp_path / "rows.db"
-    with dbapi.connect(str(path)) as connection:
-        with connection.cursor() as cursor:
-            cursor.adbc_ingest("rows", table(), mode="create")
-        connection.commit()
-    return f"sqlite://{path}?table=rows"
+    return sqlite_ingest(tmp_path / "rows.db", "rows", table())
 
 
 def duckdb_source(tmp_path):

@@ -99,14 +99,18 @@ def rules(tmp_path):
     return path
 
 
-def sqlite_table(tmp_path):
+def sqlite_ingest(path, name, rows):
+    """Creates table `name` in the SQLite file `path` from an Arrow table; its URI."""
     import adbc_driver_sqlite.dbapi as dbapi
-    path = tmp_path / "rows.db"
     with dbapi.connect(str(path)) as connection:
         with connection.cursor() as cursor:
-            cursor.adbc_ingest("rows", arrow_rows(), mode="create")
+            cursor.adbc_ingest(name, rows, mode="create")
         connection.commit()
-    return f"sqlite://{path}?table=rows", arrow_rows(nan_as_null=True)
+    return f"sqlite://{path}?table={name}"
+
+
+def sqlite_table(tmp_path):
+    return sqlite_ingest(tmp_path / "rows.db", "rows", arrow_rows()), arrow_rows(nan_as_null=True)
 
 
 def duckdb_table(tmp_path):
