@@ -6,9 +6,11 @@ by scripts/setup_objectstore.sh into a cache outside the clone, listen on
 fixture `s3_server` yields an S3Server whose `fs` is a pyarrow S3FileSystem on it
 (for putting and reading objects) and whose `env` is what a griffin process
 needs to reach it (credentials in the environment, as the AWS chain reads them).
+`running_imds` serves instance profile credentials from AWS's metadata emulator.
 """
 import contextlib
 import datetime
+import json
 import os
 import pathlib
 import socket
@@ -53,6 +55,12 @@ class S3Server:
                                     endpoint_override=f"127.0.0.1:{port}", scheme="http",
                                     allow_bucket_creation=True, allow_bucket_deletion=True)
 
+    def fs_with_keys(self, access_key, secret_key, session_token=None):
+        """A pyarrow S3FileSystem on this server signing with other keys (an IAM user's, a role's)."""
+        return pafs.S3FileSystem(access_key=access_key, secret_key=secret_key, session_token=session_token,
+                                 region="us-east-1", endpoint_override=f"127.0.0.1:{self.port}", scheme="http",
+                                 allow_bucket_creation=True)
+
     def bucket(self, name):
         """A fresh, empty bucket called `name`."""
         with contextlib.suppress(OSError):
@@ -84,9 +92,11 @@ class GcsServer(S3Server):
 
 
 @contextlib.contextmanager
-def running_server(argv, port, ready_path, make):
-    """Starts argv, waits until http://127.0.0.1:port/ready_path answers, yields make(port), stops it."""
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def running_server(argv, port, ready_path, make, log=None):
+    """Starts argv, waits until http://127.0.0.1:port/ready_path answers, yields make(port), stops it.
+    The server's output goes to the file `log` when given."""
+    sink = open(log, "wb") if log else subprocess.DEVNULL
+    process = subprocess.Popen(argv, stdout=sink, stderr=subprocess.STDOUT if log else subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -105,6 +115,8 @@ def running_server(argv, port, ready_path, make):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if log:
+            sink.close()
 
 
 def running_moto():
@@ -118,6 +130,32 @@ def running_fake_gcs():
     return running_server([server_program("fake-gcs-server"), "-scheme", "http", "-host", "127.0.0.1",
                            "-port", str(port), "-backend", "memory", "-public-host", f"127.0.0.1:{port}",
                            "-log-level", "error"], port, "storage/v1/b", GcsServer)
+
+
+class ImdsServer:
+    """AWS's instance metadata emulator (amazon-ec2-metadata-mock): `endpoint` is what
+    AWS_EC2_METADATA_SERVICE_ENDPOINT names, `log` its request log."""
+
+    def __init__(self, port, log):
+        self.port = port
+        self.endpoint = f"http://127.0.0.1:{port}"
+        self.log = log
+
+
+def running_imds(tmp_path, role, access_key, secret_key, token):
+    """The metadata emulator serving (access_key, secret_key, token) as the
+    instance profile role `role`'s credentials, valid for a day."""
+    expiration = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1))
+    values = {"iam-security-credentials-role": role, "iam-security-credentials": {
+        "Code": "Success", "LastUpdated": expiration.strftime("%Y-%m-%dT%H:%M:%SZ"), "Type": "AWS-HMAC",
+        "AccessKeyId": access_key, "SecretAccessKey": secret_key, "Token": token,
+        "Expiration": expiration.strftime("%Y-%m-%dT%H:%M:%SZ")}}
+    config = tmp_path / f"imds-{role}.json"
+    config.write_text(json.dumps({"metadata": {"values": values}}))
+    port = free_port()
+    log = tmp_path / f"imds-{role}.log"
+    return running_server([server_program("ec2-metadata-mock"), "-n", "127.0.0.1", "-p", str(port), "-c",
+                           str(config)], port, "latest/meta-data/", lambda p: ImdsServer(p, log), log=log)
 
 
 @pytest.fixture(scope="module")

@@ -275,10 +275,7 @@ def test_credentials_from_a_profile_in_the_shared_files(tmp_path, monkeypatch):
     monkeypatch.setenv("INITIAL_NO_AUTH_ACTION_COUNT", "3")
     with running_moto() as strict:
         access, secret = make_iam_user(strict)
-        import pyarrow.fs as pafs
-        fs = pafs.S3FileSystem(access_key=access, secret_key=secret, region="us-east-1",
-                               endpoint_override=f"127.0.0.1:{strict.port}", scheme="http",
-                               allow_bucket_creation=True)
+        fs = strict.fs_with_keys(access, secret)
         fs.create_dir("profiled")
         with fs.open_output_stream("profiled/data.csv") as out:
             out.write(file_bytes("data.csv"))

@@ -41,6 +41,14 @@ pub(crate) fn store_options(
         .filter(|(k, _)| k.starts_with("AWS_") || k.starts_with("GOOGLE_"))
         .map(|(k, v)| (k.to_ascii_lowercase(), v))
         .collect();
+    // The AWS SDKs' name of the instance metadata endpoint, which the C++ SDK (plain
+    // s3:// objects) reads too; object_store calls it aws_metadata_endpoint.
+    let sdk_imds = options.iter().find(|(k, _)| k == "aws_ec2_metadata_service_endpoint").map(|(_, v)| v.clone());
+    if let Some(endpoint) = sdk_imds {
+        if !options.iter().any(|(k, _)| k == "aws_metadata_endpoint") {
+            options.push(("aws_metadata_endpoint".into(), endpoint));
+        }
+    }
     for i in 0..count {
         let key = c_text(unsafe { *keys.add(i) }, "option name")?;
         let value = c_text(unsafe { *values.add(i) }, "option value")?;
