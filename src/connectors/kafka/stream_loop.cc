@@ -14,8 +14,8 @@
 #include "connectors/kafka/rules_watcher.h"
 #include "connectors/kafka/stream_headers.h"
 #include "connectors/kafka/stream_transaction.h"
-#include "connectors/kafka/stream_window.h"
-#include "store/run_store.h"
+#include "connectors/kafka/stream_unique_io.h"
+#include "connectors/kafka/stream_windows.h"
 
 namespace griffin::kafka {
 namespace {
@@ -26,7 +26,6 @@ constexpr int kPollMs = 100;               // idle consumer poll: how fast a sto
 constexpr int kQueueFullWaitMs = 50;       // producer queue full: serve deliveries, then retry
 constexpr int kMaxConsecutiveAborts = 5;   // then the cause is not transient: fail with it
 constexpr int kCloseMs = 30000;            // closing the clients (librdkafka's close has no timeout)
-constexpr int64_t kDefaultWindowMs = 60000;  // without --window-s or stream.window
 
 std::string Seconds(int ms) {
   std::ostringstream out;
@@ -87,7 +86,7 @@ class StreamRunner {
       watchdog_.SetNote("after: " + ran.message());  // the clients close next, in the destructor
       return ran;
     }
-    CloseWindow();
+    if (windows_) windows_->Close(validator_->rules());
     {
       CallWatchdog::Guard guard = watchdog_.Watch("leaving the consumer group", kCloseMs);
       rd_kafka_consumer_close(consumer_.get());
@@ -104,7 +103,7 @@ class StreamRunner {
       std::vector<KafkaMessage> batch;
       RETURN_IF_ERROR(Collect(&batch));
       if (batch.empty()) {  // idle: a window whose time is up closes now
-        if (WindowIsDue()) CloseWindow();
+        if (windows_ && windows_->IsDue(validator_->rules())) windows_->Close(validator_->rules());
         continue;
       }
       RETURN_IF_ERROR(Process(batch));
@@ -129,10 +128,8 @@ class StreamRunner {
     ASSIGN_OR_RETURN(validator_, Validator::FromFile(options_.rules_path));
     rules_sha256_ = validator_->rules().sha256;
     rules_watcher_ = std::make_unique<RulesWatcher>(options_.rules_path, rules_sha256_);
-    if (!options_.store_uri.empty()) {
-      ASSIGN_OR_RETURN(store_, OpenRunStore(options_.store_uri));
-    }
-    if (store_ || options_.metrics != nullptr) window_ = std::make_unique<StreamWindow>(options_.from.text);
+    ASSIGN_OR_RETURN(windows_, StreamWindows::Open({options_.from.text, options_.window_ms, options_.metrics, options_.log},
+                                                   options_.store_uri));
     rules_checked_ = Clock::now();
     transactional_id_ = options_.transactional_id.empty()
                             ? "griffin-stream." + options_.group + "." + options_.from.topic
@@ -254,51 +251,13 @@ class StreamRunner {
   Status LoadUniqueState() {
     const KafkaUri& uri = options_.unique_state;
     ASSIGN_OR_RETURN(int partitions, PartitionCount(producer_.get(), uri));
-    ClientSettings settings = {{"bootstrap.servers", uri.bootstrap, ""},
-                               {"group.id", transactional_id_ + ".unique-state", ""},  // assigned, never joined
-                               {"isolation.level", "read_committed", ""},
-                               {"enable.auto.commit", "false", ""},
-                               {"enable.partition.eof", "true", ""}};
-    for (const ClientSetting& setting : options_.client_settings) settings.push_back(setting);
-    ASSIGN_OR_RETURN(KafkaHandle reader, NewKafkaClient(KafkaRole::kConsumer, settings));
-    PartitionList all(rd_kafka_topic_partition_list_new(partitions));
-    for (int p = 0; p < partitions; ++p) {
-      rd_kafka_topic_partition_list_add(all.get(), uri.topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
-    }
-    rd_kafka_resp_err_t err = rd_kafka_assign(reader.get(), all.get());
-    if (err) return Status::InputError(uri.text + ": reading the unique state: " + rd_kafka_err2str(err));
-    unique_state_ = std::make_unique<StreamUniqueState>(options_.unique_limits);
-    const Clock::time_point give_up = Clock::now() + std::chrono::milliseconds(options_.startup_timeout_ms);
-    int at_end = 0;
-    int64_t skipped = 0;
-    while (at_end < partitions) {
-      if (Clock::now() >= give_up) {
-        return Status::InputError(uri.text + ": the unique state was not read to its end within " +
-                                  Seconds(options_.startup_timeout_ms) + " s");
-      }
-      KafkaMessage message(rd_kafka_consumer_poll(reader.get(), kPollMs));
-      if (!message) continue;
-      if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        ++at_end;
-        continue;
-      }
-      if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        RETURN_IF_ERROR(ConsumerError(message->err, rd_kafka_message_errstr(message.get())));
-        continue;
-      }
-      std::string_view key(static_cast<const char*>(message->key), message->key_len);
-      std::optional<std::string_view> value;
-      if (message->payload != nullptr) value.emplace(static_cast<const char*>(message->payload), message->len);
-      if (!unique_state_->Load(key, value)) ++skipped;
-    }
-    unique_state_->FinishLoading(NowMs());
-    {
-      CallWatchdog::Guard guard = watchdog_.Watch("closing the unique state reader", kCloseMs);
-      rd_kafka_destroy_flags(reader.release(), RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
-    }
-    if (skipped > 0 && options_.log) {
-      options_.log(uri.text + ": skipped " + std::to_string(skipped) + " unique state records that are not Griffin's");
-    }
+    UniqueStateReading reading{uri, partitions, transactional_id_ + ".unique-state", options_.client_settings,
+                               options_.startup_timeout_ms,
+                               [this](rd_kafka_resp_err_t err, const std::string& reason) {
+                                 return ConsumerError(err, reason);
+                               },
+                               options_.log};
+    ASSIGN_OR_RETURN(unique_state_, ReadUniqueState(reading, options_.unique_limits, watchdog_));
     return Status::OK();
   }
 
@@ -307,39 +266,12 @@ class StreamRunner {
         .count();
   }
 
-  // The batch's new unique keys (first seen now) and the forgotten keys'
-  // tombstones, into the open transaction. Returns how many tombstones.
-  Result<size_t> WriteUniqueState() {
-    const std::string seen = std::to_string(NowMs());
-    for (const std::string& key : unique_state_->pending()) {
-      RETURN_IF_ERROR(ProduceState(key, seen.data(), seen.size()));
-    }
-    const size_t tombstones = unique_state_->tombstones().size();
-    for (size_t i = 0; i < tombstones; ++i) RETURN_IF_ERROR(ProduceState(unique_state_->tombstones()[i], nullptr, 0));
-    return tombstones;
-  }
-
-  Status ProduceState(const std::string& key, const char* value, size_t size) {
-    const KafkaUri& target = options_.unique_state;
-    while (true) {
-      rd_kafka_resp_err_t err = rd_kafka_producev(
-          producer_.get(), RD_KAFKA_V_TOPIC(target.topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
-          RD_KAFKA_V_VALUE(const_cast<char*>(value), size), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
-      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::OK();
-      if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-        return Status::InputError(target.text + ": writing the unique state: " + rd_kafka_err2str(err));
-      }
-      rd_kafka_poll(producer_.get(), kQueueFullWaitMs);
-    }
-  }
-
   // Fills `batch` with up to batch_records messages, cut batch_ms after the
   // first, or where a window of N records ends.
   Status Collect(std::vector<KafkaMessage>* batch) {
     Clock::time_point deadline{};
     int64_t limit = options_.batch_records;
-    const int64_t window_records = WindowRecords();
-    if (window_records > 0) limit = std::max<int64_t>(1, std::min(limit, window_records - window_->messages()));
+    if (windows_) limit = windows_->CutBatch(limit, validator_->rules());
     while (static_cast<int64_t>(batch->size()) < limit) {
       if (stop_.load()) break;
       int timeout_ms = kPollMs;
@@ -391,47 +323,6 @@ class StreamRunner {
     }
   }
 
-  // A window of N records (the rule file's `stream.window: N`, without
-  // --window-s); 0: windows are timed.
-  int64_t WindowRecords() const {
-    if (!window_ || options_.window_ms > 0) return 0;
-    const std::optional<StreamRules>& stream = validator_->rules().stream;
-    return stream ? stream->window_records : 0;
-  }
-
-  // A timed window that is open and old enough.
-  bool WindowIsDue() const {
-    if (!window_ || window_->empty() || WindowRecords() > 0) return false;
-    int64_t window_ms = options_.window_ms;
-    const std::optional<StreamRules>& stream = validator_->rules().stream;
-    if (window_ms <= 0) window_ms = stream && stream->window_ms > 0 ? stream->window_ms : kDefaultWindowMs;
-    return window_->age_ms() >= window_ms;
-  }
-
-  // Closes the open window: a run in the store and the window metrics; a
-  // store failure is logged, the stream goes on.
-  void CloseWindow() {
-    if (!window_ || window_->empty()) return;
-    StreamWindow::Closed closed = window_->Close(store_.get(), validator_->rules());
-    if (!closed.recorded.ok() && options_.log) {
-      options_.log("the run store did not record a window: " + closed.recorded.message());
-    }
-    if (options_.metrics != nullptr) options_.metrics->CountWindow(closed.report.quality_score);
-  }
-
-  // A committed batch joins the window, which closes when full.
-  void AddToWindow(const JudgedBatch& judged, const std::string& state,
-                   const std::map<int32_t, std::pair<int64_t, int64_t>>& ranges, int64_t messages) {
-    if (!window_) return;
-    Status added = window_->Add(validator_->shared_plan(), judged.report, state, ranges, messages);
-    if (!added.ok()) {  // not expected: the state is this batch's, of these rules
-      if (options_.log) options_.log("a micro-batch did not join its window: " + added.message());
-      return;
-    }
-    const int64_t window_records = WindowRecords();
-    if (window_records > 0 ? window_->messages() >= window_records : WindowIsDue()) CloseWindow();
-  }
-
   // Between transactions: a changed rule file takes over, or is refused (logged).
   void ReloadRules() {
     if (Clock::now() - rules_checked_ < std::chrono::milliseconds(options_.rules_check_ms)) return;
@@ -442,7 +333,7 @@ class StreamRunner {
       if (options_.log) options_.log("refused " + options_.rules_path + ", keeping the rules in use: " + change->error);
       return;
     }
-    CloseWindow();  // a window holds one rule version
+    if (windows_) windows_->Close(validator_->rules());  // a window holds one rule version
     validator_ = change->validator;
     rules_sha256_ = validator_->rules().sha256;
     if (options_.log) options_.log("loaded " + options_.rules_path + " (rules sha256 " + rules_sha256_ + ")");
@@ -458,8 +349,8 @@ class StreamRunner {
     ValidationOptions validation;
     validation.threads = options_.threads;
     validation.prior_unique = unique_state_.get();
-    if (window_) {
-      validation.row_offset = window_->next_row();
+    if (windows_) {
+      validation.row_offset = windows_->next_row();
       validation.partial_state = &batch_state_;
     }
     ASSIGN_OR_RETURN(JudgedBatch judged, JudgeMessages(*validator_, values, validation, &batch_text_));
@@ -500,7 +391,7 @@ class StreamRunner {
     }
     size_t tombstones_written = 0;
     if (unique_state_ && !transaction_->aborted()) {
-      ASSIGN_OR_RETURN(tombstones_written, WriteUniqueState());
+      ASSIGN_OR_RETURN(tombstones_written, WriteUniqueState(producer_.get(), options_.unique_state, *unique_state_, NowMs()));
     }
     RETURN_IF_ERROR(SendOffsets(next_offsets, next_version_ + clean));
     RETURN_IF_ERROR(transaction_->Commit());
@@ -526,7 +417,7 @@ class StreamRunner {
     totals_.clean += clean;
     totals_.dead_letter += static_cast<int64_t>(batch.size()) - clean;
     ++totals_.transactions;
-    AddToWindow(judged, batch_state_, ranges, static_cast<int64_t>(batch.size()));
+    if (windows_) windows_->Add(*validator_, judged.report, batch_state_, ranges, static_cast<int64_t>(batch.size()));
     if (options_.metrics != nullptr) {
       const double seconds = std::chrono::duration<double>(Clock::now() - batch_started_).count();
       options_.metrics->CountBatch(clean, static_cast<int64_t>(batch.size()) - clean, seconds,
@@ -642,8 +533,7 @@ class StreamRunner {
   std::string batch_text_;  // JudgeMessages' buffer, reused by every batch
   std::string batch_state_;  // the batch's partial state, for its window
   std::unique_ptr<RulesWatcher> rules_watcher_;
-  std::unique_ptr<RunStore> store_;
-  std::unique_ptr<StreamWindow> window_;
+  std::unique_ptr<StreamWindows> windows_;  // with a store or metrics
   std::unique_ptr<StreamUniqueState> unique_state_;  // with options_.unique_state
   Clock::time_point rules_checked_{};
   bool consumer_closed_ = false;
