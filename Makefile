@@ -14,11 +14,14 @@
 #   make profile-bench    griffin profile vs whylogs at 1M and 10M rows, statistics compared first
 #   make stream-kill-full  griffin stream killed 20 times in a 200,000-message run (CI: the short form
 #                     of tests/python/test_stream_failures.py)
-#   make wheel-test   pip wheel ., installed into a clean venv (CLI and Python run the example), and
-#                     packed with venv-pack for a Spark local-cluster's executors (scripts/test.sh runs it)
+#   make wheel-test   pip wheel . (pip's isolated build: recompiles the package, ~4 min), installed into a
+#                     clean venv (CLI and Python run the example), and packed with venv-pack for a Spark
+#                     local-cluster's executors (scripts/test.sh runs the same tests on a wheel built
+#                     with --no-build-isolation from the set-up's build tree)
+#   make fuzz         each libFuzzer target for 300 s (FUZZ_SECONDS=N to change; scripts/test.sh: 15 s)
 #   make spark-bench      griffin.spark (native, sql) vs PyDeequ and Great Expectations on Spark,
 #                         1M rows, local-cluster with 2 executors then 1, counts compared first
-.PHONY: stream-kill-full wheel-test bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
+.PHONY: stream-kill-full wheel-test fuzz bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
 
 stream-kill-full:
 	GRIFFIN_BIN=$(CURDIR)/build/griffin GRIFFIN_STREAM_FULL=1 .venv/bin/python -m pytest -q tests/python/test_stream_failures.py
@@ -26,6 +29,10 @@ stream-kill-full:
 wheel-test:
 	GRIFFIN_BIN=$(CURDIR)/build/griffin GRIFFIN_WHEEL_TEST=1 .venv/bin/python -m pytest -q tests/python/test_wheel.py \
 	  tests/python/test_spark_shipping.py
+
+FUZZ_SECONDS ?= 300
+fuzz:
+	scripts/run_fuzzers.sh $(FUZZ_SECONDS)
 
 profile-bench:
 	.venv/bin/python bench/run_profile_bench.py

@@ -4,9 +4,9 @@
 #   2. the Python suites: declarative rule cases, differential tests, CLI tests,
 #      outputs, the run store (SQLite and a real PostgreSQL), SIGKILL at random points,
 #      and the hostile attacks in short form (tests/hostile; `make hostile`: full),
-#      and the wheel (`make wheel-test`: pip wheel, a clean venv, a Spark local-cluster),
+#      and the wheel (a clean venv, a Spark local-cluster; `make wheel-test`: pip's isolated build),
 #   3. the same C++ unit tests and rule cases under ASan+UBSan (build-asan/),
-#   4. each libFuzzer target briefly (build-fuzz/, clang),
+#   4. each libFuzzer target briefly (build-fuzz/, clang: scripts/run_fuzzers.sh; make fuzz: longer),
 #   5. the CUDA handler of griffin.jax.check compiled (scripts/cuda_compile_check.sh),
 #   6. the benchmark harnesses in quick mode (correctness only, no timing asserts).
 # Exits non-zero on the first failing stage. FUZZ_SECONDS sets the fuzz time.
@@ -42,7 +42,13 @@ stage "python tests"
   --ignore=tests/python/test_spark_shipping.py
 
 stage "the wheel: built, installed in a clean venv, shipped to a Spark local-cluster (make wheel-test)"
-GRIFFIN_WHEEL_TEST=1 .venv/bin/python -m pytest -q tests/python/test_wheel.py tests/python/test_spark_shipping.py
+# Built from the Python package's build tree that set-up has just brought up to date, with
+# the venv's build requirements (pinned as pyproject.toml's): nothing recompiles. pip's
+# isolated build (make wheel-test) gets pyarrow's headers under a new /tmp path each time,
+# which ccache cannot match, so it recompiles the whole package (~4 min on 2 cores).
+.venv/bin/pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps -w "$server_state/wheel" .
+GRIFFIN_WHEEL=$(echo "$server_state"/wheel/griffin-*.whl) \
+  .venv/bin/python -m pytest -q tests/python/test_wheel.py tests/python/test_spark_shipping.py
 
 stage "hostile attacks, short form (make hostile runs them in full)"
 GRIFFIN_HOSTILE_SHORT=1 .venv/bin/python -m pytest -q tests/hostile
@@ -61,45 +67,8 @@ GRIFFIN_BIN="$PWD/build-asan/griffin" .venv/bin/python -m pytest -q tests/python
   tests/python/test_objectstore_outputs.py tests/python/test_objectstore_gcs.py
 
 stage "fuzzers"
-if [ ! -f build-fuzz/build.ninja ]; then
-  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRIFFIN_FUZZ=ON >/dev/null
-fi
-cmake --build build-fuzz -j "$jobs" --target griffin_fuzzers
-# One fuzzer per core at a time (each is single-threaded); each one's summary, or its
-# finding, prints as one block when it ends.
-run_fuzzer() {
-  local fuzzer=$1 name corpus
-  name=$(basename "$fuzzer")
-  corpus=$(mktemp -d)
-  [ -d "fuzz/seeds/$name" ] && cp -r "fuzz/seeds/$name/." "$corpus/"
-  # A finding prints its report and the input (base64), so CI's log alone reproduces
-  # it: base64 -d > crash && build-fuzz/NAME crash.
-  if ! "$fuzzer" -max_total_time="${FUZZ_SECONDS:-30}" -rss_limit_mb=2048 -timeout=10 \
-      -artifact_prefix="$corpus/finding-" "$corpus" >"$corpus.log" 2>&1; then
-    echo "-- $name (${FUZZ_SECONDS:-30}s): FAILED"
-    tail -n 60 "$corpus.log"
-    for finding in "$corpus"/finding-*; do
-      [ -f "$finding" ] && { echo "-- input $finding (base64):"; base64 -w 0 "$finding"; echo; }
-    done
-    return 1
-  fi
-  echo "-- $name (${FUZZ_SECONDS:-30}s)"
-  tail -n 2 "$corpus.log"
-  rm -rf "$corpus" "$corpus.log"
-}
-fuzz_failed=0
-fuzz_pids=()
-for fuzzer in build-fuzz/*_fuzz; do
-  run_fuzzer "$fuzzer" > "$server_state/$(basename "$fuzzer").out" 2>&1 &
-  fuzz_pids+=($!)
-  if [ "${#fuzz_pids[@]}" -ge "$jobs" ]; then
-    for pid in "${fuzz_pids[@]}"; do wait "$pid" || fuzz_failed=1; done
-    fuzz_pids=()
-  fi
-done
-for pid in "${fuzz_pids[@]}"; do wait "$pid" || fuzz_failed=1; done
-cat "$server_state"/*_fuzz.out
-[ "$fuzz_failed" = 0 ] || exit 1
+# Each libFuzzer target for ${FUZZ_SECONDS:-15} s, two at a time (make fuzz: 300 s each).
+scripts/run_fuzzers.sh "${FUZZ_SECONDS:-15}"
 
 stage "CUDA handler of griffin.jax.check: compile check (nvcc from PyPI; run only on a GPU)"
 scripts/cuda_compile_check.sh
