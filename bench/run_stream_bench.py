@@ -21,6 +21,7 @@ The broker: $GRIFFIN_TEST_KAFKA, else one started (and stopped) with
 scripts/kafka_test_cluster.sh. The peer runs in .venv-bench (pydantic, confluent-kafka).
 """
 import argparse
+import datetime
 import json
 import os
 import pathlib
@@ -31,12 +32,14 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 from confluent_kafka import Consumer, Producer, TopicPartition
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "python"))
 from kafka_harness import committed_offsets, create_topics, produce, unique  # noqa: E402
+from stream_harness import free_port  # noqa: E402
 
 RULES = REPO / "bench" / "stream.rules.yaml"
 PEER = REPO / "bench" / "tools" / "stream_peer.py"
@@ -65,17 +68,43 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def broker_pid():
+def broker_state(name):
+    """A value (PID, DIR) of the test broker's state file (scripts/kafka_test_cluster.sh), or None."""
     state = os.environ.get("GRIFFIN_KAFKA_STATE", os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                                 "griffin-kafka-test.state"))
     try:
         with open(state) as lines:
             for line in lines:
-                if line.startswith("PID="):
-                    return int(line.split("=", 1)[1])
+                if line.startswith(name + "="):
+                    return line.split("=", 1)[1].strip()
     except OSError:
         pass
     return None
+
+
+def broker_pid():
+    pid = broker_state("PID")
+    return int(pid) if pid else None
+
+
+def broker_gc_pauses(since, until):
+    """The test broker's GC pauses (ms) between two time.time() values, from its gc.log
+    (lines like "[2026-12-06T07:30:01.123+0000] GC(12) Pause Young (Allocation Failure)
+    100M->20M(300M) 12.345ms"); None when there is no log (a broker not started by
+    scripts/kafka_test_cluster.sh)."""
+    folder = broker_state("DIR")
+    if not folder or not os.path.exists(os.path.join(folder, "gc.log")):
+        return None
+    pauses = []
+    with open(os.path.join(folder, "gc.log")) as log:
+        for line in log:
+            if " Pause " not in line or not line.rstrip().endswith("ms"):
+                continue
+            stamp = line[1:line.index("]")]
+            at = datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
+            if since <= at <= until:
+                pauses.append(float(line.rstrip().rsplit(" ", 1)[1][:-2]))
+    return pauses
 
 
 def reap(process, block):
@@ -141,40 +170,69 @@ def rss_kb(pid):
     return 0
 
 
-def offered_load(griffin, broker, seconds, batch_ms, rate=5000):
+def offered_load(griffin, broker, seconds, batch_ms, rate=5000, extra=(), reader_settings=None, warmup=10):
     """griffin stream under a fixed offered load: each message carries its produce time;
-    a read_committed reader of the clean topic measures produce -> visible. The clock
-    starts once a warm-up message has come through (griffin has joined its group and
-    committed once). Returns the latencies (s), griffin's RSS (kB) sampled once a
-    second, the messages sent and the rate actually offered."""
+    a read_committed reader of the clean topic measures produce -> visible. The load
+    starts once a first message has come through (griffin has joined its group and
+    committed once), and the clock `warmup` seconds later: a broker just started takes
+    that long to settle (the first 30 s after a start measured p99 ~340 ms against
+    ~60-120 ms after it, in its append: bench/README.md). Each latency is split in three: produce -> in the raw topic (the
+    raw topic keeps the broker's append time: LogAppendTime; a second reader of it),
+    -> griffin wrote it (the clean record's timestamp is griffin's produce time), ->
+    visible (the commit and the reader). A probe thread records how late the bench's
+    own 5 ms sleeps wake (its CPU and GIL starvation: the readers stamp arrival times).
+    Returns a dict: latencies (s), parts per message (appended, written, visible
+    minus sent; None where the raw reader missed it), send times, griffin's RSS (kB)
+    once a second, the probe's worst wake-up per second, messages sent, rate offered,
+    and griffin's batch-seconds histogram from its metrics."""
     raw, clean, dlq, group = (unique(p) for p in ("lat-raw", "lat-clean", "lat-dlq", "lat-group"))
-    create_topics(broker, [raw, clean, dlq], partitions=PARTITIONS)
+    create_topics(broker, [raw], partitions=PARTITIONS, config={"message.timestamp.type": "LogAppendTime"})
+    create_topics(broker, [clean, dlq], partitions=PARTITIONS)
+    port = free_port()
     process = subprocess.Popen([griffin, "stream", "-r", str(RULES), "--from", f"kafka://{broker}/{raw}",
                                 "--to", f"kafka://{broker}/{clean}", "--dead-letter", f"kafka://{broker}/{dlq}",
-                                "--group", group, *(["--batch-ms", str(batch_ms)] if batch_ms else [])],
+                                "--group", group, "--metrics-listen", f"127.0.0.1:{port}",
+                                *(["--batch-ms", str(batch_ms)] if batch_ms else []), *extra],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    latencies, parts, stop, warm = [], [], threading.Event(), threading.Event()
+    visible, appended, stop, warm = {}, {}, threading.Event(), threading.Event()
 
-    def read():
+    def read_clean():
         consumer = Consumer({"bootstrap.servers": broker, "group.id": unique("lat-reader"),
-                             "isolation.level": "read_committed"})
+                             "isolation.level": "read_committed", **(reader_settings or {})})
         consumer.assign([TopicPartition(clean, p, 0) for p in range(PARTITIONS)])
         while not stop.is_set():
             message = consumer.poll(0.1)
             if message is not None and not message.error():
-                sent = json.loads(message.value())["sent"]
+                now = time.time()
+                sent = sent_of(message.value())
                 if sent < 0:
                     warm.set()
                 else:
-                    now = time.time()
-                    latencies.append(now - sent)
-                    # The clean record's timestamp is griffin's produce time: split the latency there.
-                    written = message.timestamp()[1] / 1000
-                    parts.append((written - sent, now - written))
+                    visible[sent] = (message.timestamp()[1] / 1000, now)
         consumer.close()
 
-    reader = threading.Thread(target=read)
-    reader.start()
+    def read_raw():
+        consumer = Consumer({"bootstrap.servers": broker, "group.id": unique("lat-raw-reader"),
+                             **(reader_settings or {})})
+        consumer.assign([TopicPartition(raw, p, 0) for p in range(PARTITIONS)])
+        while not stop.is_set():
+            message = consumer.poll(0.1)
+            if message is not None and not message.error():
+                appended[sent_of(message.value())] = message.timestamp()[1] / 1000
+
+    stalls = {}
+
+    def probe():  # the bench's own starvation: how late a 5 ms sleep wakes, worst per second
+        while not stop.is_set():
+            before = time.monotonic()
+            time.sleep(0.005)
+            late = time.monotonic() - before - 0.005
+            second = int(time.time())  # as the send times below
+            stalls[second] = max(stalls.get(second, 0.0), late)
+
+    threads = [threading.Thread(target=f) for f in (read_clean, read_raw)]
+    for thread in threads:
+        thread.start()
     producer = Producer({"bootstrap.servers": broker, "linger.ms": 1})
     rng = random.Random(2)
     # The payloads are made before the clock starts; "sent" is spliced in at produce time.
@@ -187,42 +245,111 @@ def offered_load(griffin, broker, seconds, batch_ms, rate=5000):
     while not warm.is_set():
         if process.poll() is not None or time.monotonic() > deadline:
             stop.set()
-            reader.join()
+            for thread in threads:
+                thread.join()
             process.kill()
             raise SystemExit(f"griffin stream did not come up: {process.stderr.read().decode()[-2000:]}")
         producer.produce(raw, value=bodies[0] + b"-1}", partition=0)
         producer.flush(10)
         warm.wait(1)
-    rss, index = [], 0
+    prober = threading.Thread(target=probe)
+    prober.start()
+    rss, sends, index = [], [], 0
     started = time.monotonic()
-    next_sample = started
+    next_sample, measured_from, wall_started = started, None, None
     while True:
         now = time.monotonic()
-        if now - started >= seconds:
+        if measured_from is None and now - started >= warmup:
+            measured_from, first_measured, wall_started = now, index, time.time()
+        if now - started >= warmup + seconds:
             break
         due = int((now - started) * rate)  # paced by the clock: a late tick catches up
         while index < due:
-            body = bodies[index % len(bodies)] + repr(time.time()).encode() + b"}"
+            sent = time.time()
+            body = bodies[index % len(bodies)] + repr(sent).encode() + b"}"
             while True:
                 try:
                     producer.produce(raw, value=body, partition=index % PARTITIONS)
                     break
                 except BufferError:
                     producer.poll(0.01)
+            if measured_from is not None:
+                sends.append(sent)
             index += 1
         producer.poll(0)
         if now >= next_sample:
             rss.append(rss_kb(process.pid))
             next_sample += 1
         time.sleep(0.002)
-    offered = index / (time.monotonic() - started)
+    offered = (index - first_measured) / (time.monotonic() - measured_from)
     producer.flush(30)
     time.sleep(2)
+    try:
+        metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+    except OSError:
+        metrics = ""
     stop.set()
-    reader.join()
+    for thread in threads + [prober]:
+        thread.join()
     process.terminate()
     process.wait(60)
-    return latencies, parts, rss, index, offered
+    latencies, parts, times = [], [], []
+    for sent in sends:
+        if sent in visible:
+            written, seen = visible[sent]
+            latencies.append(seen - sent)
+            times.append(sent)
+            parts.append((appended[sent] - sent if sent in appended else None, written - sent, seen - sent))
+    histogram = [(line.split('le="')[1].split('"')[0], float(line.split()[-1]))
+                 for line in metrics.splitlines() if line.startswith("griffin_stream_batch_seconds_bucket")]
+    return {"latencies": latencies, "parts": parts, "times": times, "rss": rss, "sent": len(sends),
+            "offered": offered, "stalls": stalls, "batch_histogram": histogram, "warmup": warmup,
+            "broker_gc_ms": broker_gc_pauses(wall_started, time.time())}
+
+
+def sent_of(value):
+    """The "sent" stamp at the end of a bench message (faster than parsing its JSON)."""
+    return float(value[value.rindex(b":") + 1:-1])
+
+
+def print_latency(result, seconds, batch_ms):
+    latencies, parts = result["latencies"], result["parts"]
+    cuts = statistics.quantiles(latencies, n=100)
+    print(f"{result['sent']} messages over {seconds} s after {result['warmup']} s of warm-up (offered {result['offered']:,.0f}/s of 5,000/s), "
+          f"--batch-ms {batch_ms or 'default'}: produce -> visible (read_committed) "
+          f"p50 {cuts[49] * 1000:.0f} ms, p99 {cuts[98] * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
+    split = [p for p in parts if p[0] is not None]
+    stages = (("produce -> in the raw topic (bench producer, broker append)", [a for a, _, _ in split]),
+              ("raw topic -> griffin wrote it (its fetch, batch, loop)", [w - a for a, w, _ in split]),
+              ("griffin wrote it -> visible (commit, markers, reader)", [v - w for _, w, v in split]))
+    for name, values in stages:
+        part = statistics.quantiles(values, n=100)
+        print(f"  {name}: p50 {part[49] * 1000:.0f} ms, p99 {part[98] * 1000:.0f} ms, max {max(values) * 1000:.0f} ms")
+    # The tail: which seconds its messages were sent in, and what each stage took there.
+    threshold = cuts[98]
+    by_second, first = {}, int(result["times"][0])
+    for at, latency, part in zip(result["times"], latencies, parts):
+        if latency >= threshold:
+            by_second.setdefault(int(at), []).append(part)
+    worst = sorted(by_second.items(), key=lambda item: -len(item[1]))[:6]
+    print(f"  the slowest 1% (>= {threshold * 1000:.0f} ms) were sent in {len(by_second)} of {seconds} seconds; "
+          f"the busiest: " + "; ".join(
+              f"s{second - first}: {len(items)} msgs, worst stage maxima "
+              f"{max((p[0] or 0) for p in items) * 1000:.0f}/{max(p[1] - (p[0] or 0) for p in items) * 1000:.0f}/"
+              f"{max(p[2] - p[1] for p in items) * 1000:.0f} ms, bench wake-up late "
+              f"{result['stalls'].get(second, 0) * 1000:.0f} ms" for second, items in worst))
+    late = sorted(late for second, late in result["stalls"].items() if second >= first)
+    if late:
+        print(f"  the bench's own 5 ms sleeps woke late by up to {late[-1] * 1000:.0f} ms "
+              f"(median of the per-second worst {statistics.median(late) * 1000:.0f} ms)")
+    if result["broker_gc_ms"] is not None:
+        pauses = result["broker_gc_ms"]
+        print(f"  the broker's GC: {len(pauses)} pauses, {sum(pauses):.0f} ms in all, the longest "
+              f"{max(pauses, default=0):.0f} ms")
+    if result["batch_histogram"]:
+        total = result["batch_histogram"][-1][1]
+        print("  griffin's batches, first message polled to commit (cumulative): " +
+              ", ".join(f"<= {le} s: {count:.0f}" for le, count in result["batch_histogram"]) + f" of {total:.0f}")
 
 
 def main():
@@ -233,6 +360,11 @@ def main():
     parser.add_argument("--latency", type=int, metavar="SECONDS", help="latency at 5,000 messages/s")
     parser.add_argument("--soak", type=int, metavar="SECONDS", help="RSS over a run at 5,000 messages/s")
     parser.add_argument("--batch-ms", type=int, help="griffin stream's --batch-ms (latency, soak; default: its own)")
+    parser.add_argument("--warmup", type=int, default=10,
+                        help="seconds of offered load before the clock starts (latency, soak; default 10)")
+    parser.add_argument("--reader-fetch-wait-ms", type=int,
+                        help="the bench's readers' fetch.wait.max.ms (default: librdkafka's, 500)")
+    parser.add_argument("--config", help="griffin stream's --config file of librdkafka settings (latency, soak)")
     parser.add_argument("--windows", action="store_true",
                         help="also griffin with windows kept (--metrics-listen: each batch's partial state merged "
                              "into its window's), alternating with the plain runs")
@@ -247,20 +379,18 @@ def main():
     try:
         if args.latency or args.soak:
             seconds = args.latency or args.soak
-            latencies, parts, rss, sent, offered = offered_load(griffin, broker, seconds, args.batch_ms)
-            if len(latencies) < sent * 0.9:
-                raise SystemExit(f"only {len(latencies)} of {sent} messages became visible")
-            cuts = statistics.quantiles(latencies, n=100)
-            print(f"{sent} messages over {seconds} s (offered {offered:,.0f}/s of 5,000/s), --batch-ms {args.batch_ms or 'default'}: "
-                  f"produce -> visible (read_committed) "
-                  f"p50 {cuts[49] * 1000:.0f} ms, p99 {cuts[98] * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
-            for name, values in (("produce -> griffin wrote it (in its transaction)", [a for a, _ in parts]),
-                                 ("griffin wrote it -> visible (commit, reader)", [b for _, b in parts])):
-                part = statistics.quantiles(values, n=100)
-                print(f"  {name}: p50 {part[49] * 1000:.0f} ms, p99 {part[98] * 1000:.0f} ms")
+            extra = ["--config", args.config] if args.config else []
+            reader = {"fetch.wait.max.ms": args.reader_fetch_wait_ms} if args.reader_fetch_wait_ms else {}
+            result = offered_load(griffin, broker, seconds, args.batch_ms, extra=extra, reader_settings=reader,
+                                  warmup=args.warmup)
+            if len(result["latencies"]) < result["sent"] * 0.9:
+                raise SystemExit(f"only {len(result['latencies'])} of {result['sent']} messages became visible")
+            print_latency(result, seconds, args.batch_ms)
+            rss = result["rss"]
             half = len(rss) // 2
             print(f"griffin stream RSS: first {rss[0] // 1024} MiB, peak {max(rss) // 1024} MiB, "
-                  f"first half peak {max(rss[:half] or rss) // 1024} MiB, second half peak {max(rss[half:]) // 1024} MiB")
+                  f"first half peak {max(rss[:half] or rss) // 1024} MiB, second half peak {max(rss[half:]) // 1024} MiB, "
+                  f"last {rss[-1] // 1024} MiB")
             if args.soak and max(rss[half:]) > 1.25 * max(rss[:half] or rss) + 16 * 1024:
                 raise SystemExit("griffin stream's memory grew over the soak")
             return

@@ -19,7 +19,8 @@
 # `start` returns when the broker answers on its port and has logged that it started
 # (60 s at most). State (folder, ports, pid) is kept in $GRIFFIN_KAFKA_STATE
 # (default ${TMPDIR:-/tmp}/griffin-kafka-test.state). `start` on a running broker
-# prints its address again.
+# prints its address again. The JVM logs its GC pauses to $DIR/gc.log (the stream
+# latency bench reads them); $GRIFFIN_KAFKA_JVM_OPTS adds JVM options.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -85,8 +86,12 @@ PROPS
 }
 
 jvm_args() {
-  JVM=(-Xms256m -Xmx768m -XX:+UseSerialGC -XX:TieredStopAtLevel=1
-       "-Dlog4j2.configurationFile=$DIR/log4j2.properties" -cp "$LIBS/*")
+  # The GC log (pauses, with wall-clock times) lets a latency run see the broker's stalls;
+  # $GRIFFIN_KAFKA_JVM_OPTS (words) come last, so they win (another GC, heap sizes).
+  local extra=()
+  read -r -a extra <<<"${GRIFFIN_KAFKA_JVM_OPTS:-}"
+  JVM=(-Xms256m -Xmx768m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 "-Xlog:gc:file=$DIR/gc.log:time"
+       "${extra[@]}" "-Dlog4j2.configurationFile=$DIR/log4j2.properties" -cp "$LIBS/*")
 }
 
 # Starts the broker on the formatted $DIR and waits until it serves; returns 1

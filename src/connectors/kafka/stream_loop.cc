@@ -140,11 +140,14 @@ class StreamRunner {
                                         {"isolation.level", "read_committed", ""},
                                         {"enable.auto.commit", "false", ""},
                                         {"enable.auto.offset.store", "false", ""},
-                                        {"auto.offset.reset", "earliest", ""}};
+                                        {"auto.offset.reset", "earliest", ""},
+                                        {"socket.nagle.disable", "true", ""}};
     ClientSettings producer_settings = {{"bootstrap.servers", options_.to.bootstrap, ""},
                                         {"transactional.id", transactional_id_, ""},
                                         {"transaction.timeout.ms", std::to_string(options_.commit_timeout_ms), ""},
                                         {"linger.ms", "5", ""},
+                                        // A transaction is several small requests in a row (bench/README.md, "Streaming").
+                                        {"socket.nagle.disable", "true", ""},
                                         // The broker's and the topic's limits decide a record's size.
                                         {"message.max.bytes", "268435456", ""}};
     for (const KafkaUri* uri : {&options_.dead_letter, &options_.unique_state}) {
