@@ -11,6 +11,16 @@ machine too. Time: from the process's start until it has committed every input o
     .venv/bin/python bench/run_stream_bench.py --quick    # 20,000: correctness only (CI)
     .venv/bin/python bench/run_stream_bench.py --latency 30   # p50/p99 produce -> visible (read_committed) at 5,000/s (make stream-latency)
     .venv/bin/python bench/run_stream_bench.py --soak 600     # RSS of griffin stream over 10 minutes at 5,000/s
+    .venv/bin/python bench/run_stream_bench.py --repeat 3 --floor   # + the loops that validate nothing: the ceiling
+    .venv/bin/python bench/run_stream_bench.py --repeat 3 --before OLD/build/griffin   # + another build, alternating
+
+The floor (--floor) measures the ceiling of the ratio to the peer on this machine:
+build/stream_floor (bench/tools/stream_floor.cc) is the same transactional
+consume-produce loop in C++ on librdkafka with griffin stream's client settings,
+validating nothing; "griffin-no-checks" is griffin stream with a rule file of no
+checks (bench/stream_floor.rules.yaml: the JSON is still read); "python-no-checks"
+is the peer with its pydantic model skipped. No validator's loop with these client
+settings can be faster than the floor, so floor / peer bounds griffin / peer.
 
 Besides the wall-clock rate, each run reports the rate after the first commit
 (startup excluded: process start, group join, init_transactions) and the CPU
@@ -42,6 +52,7 @@ from kafka_harness import committed_offsets, create_topics, produce, unique  # n
 from stream_harness import free_port  # noqa: E402
 
 RULES = REPO / "bench" / "stream.rules.yaml"
+NO_CHECKS_RULES = REPO / "bench" / "stream_floor.rules.yaml"
 PEER = REPO / "bench" / "tools" / "stream_peer.py"
 PARTITIONS = 2
 
@@ -154,6 +165,19 @@ def run_one(name, command, broker, raw, group, count, timeout_s):
             "first_commit_s": round(first[0], 2),
             "after_first_commit_per_s": None if steady is None else round(steady),
             "cpu_s": round(reaped[1], 2), "broker_cpu_s": round(broker_cpu, 2)}
+
+
+def floor_settings(path):
+    """A --config file's librdkafka settings (key=value lines, # comments) as the floor's -X arguments."""
+    if not path:
+        return []
+    settings = []
+    with open(path) as lines:
+        for line in lines:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                settings += ["-X", "=".join(part.strip() for part in line.split("=", 1))]
+    return settings
 
 
 def median_of_measured(values):
@@ -364,7 +388,13 @@ def main():
                         help="seconds of offered load before the clock starts (latency, soak; default 10)")
     parser.add_argument("--reader-fetch-wait-ms", type=int,
                         help="the bench's readers' fetch.wait.max.ms (default: librdkafka's, 500)")
-    parser.add_argument("--config", help="griffin stream's --config file of librdkafka settings (latency, soak)")
+    parser.add_argument("--config", help="griffin stream's --config file of librdkafka settings (every griffin run; "
+                                         "the floor gets the same settings)")
+    parser.add_argument("--before", metavar="GRIFFIN",
+                        help="also this griffin binary (a build before a change), alternating: \"griffin-before\"")
+    parser.add_argument("--floor", action="store_true",
+                        help="also the loops that validate nothing (the ceiling): build/stream_floor, griffin with "
+                             "no checks, the peer without its model; alternating with the others")
     parser.add_argument("--windows", action="store_true",
                         help="also griffin with windows kept (--metrics-listen: each batch's partial state merged "
                              "into its window's), alternating with the plain runs")
@@ -401,19 +431,30 @@ def main():
         runs = {"griffin": [], "python-pydantic": []}
         if args.windows:
             runs["griffin-windows"] = []
+        if args.before:
+            runs["griffin-before"] = []
+        if args.floor:
+            runs.update({"floor": [], "griffin-no-checks": [], "python-no-checks": []})
+        config = ["--config", args.config] if args.config else []
+        floor = os.environ.get("STREAM_FLOOR_BIN", str(REPO / "build" / "stream_floor"))
         for _ in range(args.repeat):  # alternating, so both see the same machine load over time
             for name in runs:
                 clean, dlq, group = unique("bench-clean"), unique("bench-dlq"), unique("bench-group")
                 create_topics(broker, [clean, dlq], partitions=PARTITIONS)
                 if name.startswith("griffin"):
-                    command = [griffin, "stream", "-r", str(RULES), "--from", f"kafka://{broker}/{raw}",
+                    rules = NO_CHECKS_RULES if name == "griffin-no-checks" else RULES
+                    command = [args.before if name == "griffin-before" else griffin, "stream", "-r", str(rules), "--from", f"kafka://{broker}/{raw}",
                                "--to", f"kafka://{broker}/{clean}", "--dead-letter", f"kafka://{broker}/{dlq}",
-                               "--group", group]
+                               "--group", group, *config]
                     if name == "griffin-windows":
                         command[1:2] = ["stream", "--metrics-listen", "127.0.0.1:0"]
+                elif name == "floor":
+                    command = [floor, "--broker", broker, "--from", raw, "--to", clean, "--group", group,
+                               "--count", str(count), *floor_settings(args.config)]
                 else:
                     command = [str(peer_python), str(PEER), "--broker", broker, "--from", raw, "--to", clean,
-                               "--dead-letter", dlq, "--group", group, "--count", str(count)]
+                               "--dead-letter", dlq, "--group", group, "--count", str(count),
+                               *(["--no-validate"] if name == "python-no-checks" else [])]
                 result = run_one(name, command, broker, raw, group, count, timeout_s=1200)
                 runs[name].append(result)
                 print(f"{name:>16}: {count} messages in {result['seconds']} s, {result['messages_per_s']} messages/s "
@@ -436,6 +477,21 @@ def main():
             print(f"griffin with windows / without (median of {args.repeat}): "
                   f"{w['messages_per_s'] / g['messages_per_s']:.2f}x messages/s, CPU per 100k messages "
                   f"{w['cpu_s'] * 1e5 / count:.2f} s vs {g['cpu_s'] * 1e5 / count:.2f} s")
+        if args.before:
+            b = medians["griffin-before"]
+            print(f"griffin / griffin-before (median of {args.repeat}): {g['messages_per_s'] / b['messages_per_s']:.2f}x "
+                  f"messages/s, CPU per 100k messages {g['cpu_s'] * 1e5 / count:.2f} s vs {b['cpu_s'] * 1e5 / count:.2f} s, "
+                  f"broker's {g['broker_cpu_s'] * 1e5 / count:.2f} s vs {b['broker_cpu_s'] * 1e5 / count:.2f} s")
+        if args.floor:
+            f, n, q = medians["floor"], medians["griffin-no-checks"], medians["python-no-checks"]
+            per_100k = {name: m["cpu_s"] * 1e5 / count for name, m in medians.items()}
+            print(f"the ceiling (median of {args.repeat}): floor / python {f['messages_per_s'] / p['messages_per_s']:.1f}x "
+                  f"messages/s (griffin / python {ratio:.1f}x; griffin reaches {g['messages_per_s'] / f['messages_per_s']:.0%} "
+                  f"of the floor, griffin-no-checks {n['messages_per_s'] / f['messages_per_s']:.0%}, python-no-checks "
+                  f"{q['messages_per_s'] / f['messages_per_s']:.0%}); CPU s per 100k messages: " +
+                  ", ".join(f"{name} {value:.2f}" for name, value in per_100k.items()) +
+                  "; broker per 100k: " + ", ".join(f"{name} {m['broker_cpu_s'] * 1e5 / count:.2f}"
+                                                    for name, m in medians.items()))
         print(json.dumps({"runs": runs, "medians": medians, "ratio": round(ratio, 2),
                           "ratio_after_first_commit": None if steady_ratio is None else round(steady_ratio, 2)}))
     finally:
