@@ -119,12 +119,12 @@ def broker_gc_pauses(since, until):
 
 
 def reap(process, block):
-    """The process's exit status and CPU seconds (os.wait4), or None while it runs."""
+    """The process's exit status, CPU seconds and minor page faults (os.wait4), or None while it runs."""
     pid, status, usage = os.wait4(process.pid, 0 if block else os.WNOHANG)
     if pid == 0:
         return None
     process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, usage.ru_utime + usage.ru_stime
+    return process.returncode, usage.ru_utime + usage.ru_stime, usage.ru_minflt
 
 
 def run_one(name, command, broker, raw, group, count, timeout_s):
@@ -164,7 +164,7 @@ def run_one(name, command, broker, raw, group, count, timeout_s):
     return {"tool": name, "messages": count, "seconds": round(seconds, 2), "messages_per_s": round(count / seconds),
             "first_commit_s": round(first[0], 2),
             "after_first_commit_per_s": None if steady is None else round(steady),
-            "cpu_s": round(reaped[1], 2), "broker_cpu_s": round(broker_cpu, 2)}
+            "cpu_s": round(reaped[1], 2), "broker_cpu_s": round(broker_cpu, 2), "page_faults": reaped[2]}
 
 
 def floor_settings(path):
@@ -459,9 +459,11 @@ def main():
                 runs[name].append(result)
                 print(f"{name:>16}: {count} messages in {result['seconds']} s, {result['messages_per_s']} messages/s "
                       f"({result['after_first_commit_per_s'] or 'n/a '}/s after the first commit at {result['first_commit_s']} s); "
-                      f"CPU {result['cpu_s']} s, broker CPU {result['broker_cpu_s']} s", flush=True)
+                      f"CPU {result['cpu_s']} s, broker CPU {result['broker_cpu_s']} s, "
+                      f"{result['page_faults']} page faults", flush=True)
         medians = {name: {key: median_of_measured(r[key] for r in results)
-                          for key in ("seconds", "messages_per_s", "after_first_commit_per_s", "cpu_s", "broker_cpu_s")}
+                          for key in ("seconds", "messages_per_s", "after_first_commit_per_s", "cpu_s", "broker_cpu_s",
+                                      "page_faults")}
                    for name, results in runs.items()}
         g, p = medians["griffin"], medians["python-pydantic"]
         ratio = g["messages_per_s"] / p["messages_per_s"]
@@ -481,7 +483,9 @@ def main():
             b = medians["griffin-before"]
             print(f"griffin / griffin-before (median of {args.repeat}): {g['messages_per_s'] / b['messages_per_s']:.2f}x "
                   f"messages/s, CPU per 100k messages {g['cpu_s'] * 1e5 / count:.2f} s vs {b['cpu_s'] * 1e5 / count:.2f} s, "
-                  f"broker's {g['broker_cpu_s'] * 1e5 / count:.2f} s vs {b['broker_cpu_s'] * 1e5 / count:.2f} s")
+                  f"broker's {g['broker_cpu_s'] * 1e5 / count:.2f} s vs {b['broker_cpu_s'] * 1e5 / count:.2f} s, "
+                  f"page faults per 100k messages {g['page_faults'] * 1e5 / count:,.0f} vs "
+                  f"{b['page_faults'] * 1e5 / count:,.0f}")
         if args.floor:
             f, n, q = medians["floor"], medians["griffin-no-checks"], medians["python-no-checks"]
             per_100k = {name: m["cpu_s"] * 1e5 / count for name, m in medians.items()}
