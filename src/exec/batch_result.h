@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "exec/column_profile.h"
-#include "exec/typed_column.h"
 #include "io/batch.h"
+#include "io/typed_column.h"
 #include "profile/table_profile.h"
 
 namespace griffin {

@@ -12,8 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "exec/typed_column.h"
 #include "io/batch.h"
+#include "io/typed_column.h"
 #include "util/status.h"
 
 namespace griffin {

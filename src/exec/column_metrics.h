@@ -10,9 +10,9 @@
 
 #include "exec/key_spill.h"
 #include "exec/quantile_sketch.h"
-#include "util/byte_codec.h"
-#include "exec/typed_column.h"
 #include "exec/unique_set.h"
+#include "io/typed_column.h"
+#include "util/byte_codec.h"
 
 namespace griffin {
 

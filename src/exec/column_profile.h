@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "exec/distinct_counter.h"
-#include "exec/typed_column.h"
+#include "io/typed_column.h"
 
 namespace griffin {
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/typed_column.h"
+#include "io/typed_column.h"
 #include "rules/expr_ast.h"
 #include "util/status.h"
 

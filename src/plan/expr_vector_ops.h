@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "exec/typed_column.h"
+#include "io/typed_column.h"
 #include "plan/expr_typed.h"
 
 namespace griffin {

@@ -41,7 +41,7 @@
 
 #include "exec/distinct_counter.h"
 #include "exec/quantile_sketch.h"
-#include "exec/typed_column.h"
+#include "io/typed_column.h"
 #include "profile/top_values.h"
 #include "profile/value_pattern.h"
 #include "util/byte_codec.h"

@@ -34,8 +34,8 @@
 #include <string>
 #include <vector>
 
-#include "exec/typed_column.h"
 #include "io/batch.h"
+#include "io/typed_column.h"
 #include "util/status.h"
 
 namespace griffin {
