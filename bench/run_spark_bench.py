@@ -27,6 +27,7 @@ to griffin-native, the scaling from 1 executor to 2 and the mapInArrow overhead.
     .venv/bin/python bench/run_spark_bench.py --rows 1000000           # make spark-bench
     .venv/bin/python bench/run_spark_bench.py --rows 10000000 --runs 1
     .venv/bin/python bench/run_spark_bench.py --quick                   # 20k rows, 2 executors, counts only
+    .venv/bin/python bench/run_spark_bench.py --rows 10000000 --runs 1 --tools griffin pydeequ   # a run split by tool
 """
 import argparse
 import json
@@ -91,6 +92,8 @@ def main():
     parser.add_argument("--runs", type=int, default=None, help="timed runs per job (default 3; 1 with --quick)")
     parser.add_argument("--warmup", type=int, default=None, help="untimed runs first (default 1; 0 with --quick)")
     parser.add_argument("--masters", nargs="+", default=None, help="Spark masters (default: 2 executors, then 1)")
+    parser.add_argument("--tools", nargs="+", choices=SPARK_TOOLS, default=SPARK_TOOLS,
+                        help="the Spark tools to run (default all; split a long run by tool)")
     parser.add_argument("--json", metavar="PATH", help="the raw results (default bench/data/spark_results_ROWS.json)")
     parser.add_argument("--report", metavar="PATH", help="print the tables of a --json file again; run nothing")
     args = parser.parse_args()
@@ -110,7 +113,7 @@ def main():
     by_master = {}
     for master in masters:
         jobs = {}
-        for tool in SPARK_TOOLS:
+        for tool in args.tools:
             child = run_child(tool, master, data, runs, warmup)
             for name, job in child["jobs"].items():
                 jobs[name] = dict(job, notes=child["notes"], versions=child["versions"], setup_s=child["setup_s"])
@@ -142,7 +145,8 @@ def report(summary, quick):
 
 def print_table(by_master, local, masters, runs):
     first = masters[0]
-    native = median(by_master[first]["griffin-native"]["wall_s"])
+    has_native = "griffin-native" in by_master[first]
+    native = median(by_master[first]["griffin-native"]["wall_s"]) if has_native else None
     in_file = median(local["jobs"]["in-process-file"]["wall_s"])
     in_table = median(local["jobs"]["in-process-table"]["wall_s"])
     header = ["tool"] + [f"{m} s" for m in masters] + ["/ griffin-native"]
@@ -150,16 +154,20 @@ def print_table(by_master, local, masters, runs):
         header.append(f"speedup {masters[1]} -> {first}")
     print(f"\nwall time, median of {runs} (seconds)\n| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
-    for name in JOBS:
+    for name in [job for job in JOBS if all(job in by_master[m] for m in masters)]:
         times = [median(by_master[m][name]["wall_s"]) for m in masters]
-        cells = [name] + [f"{t:.2f}" for t in times] + [f"{times[0] / native:.2f}"]
+        cells = [name] + [f"{t:.2f}" for t in times] + [f"{times[0] / native:.2f}" if native else "-"]
         if len(masters) > 1:
             cells.append(f"{times[1] / times[0]:.2f}")
         print("| " + " | ".join(cells) + " |")
+    if not has_native:
+        return
     print(f"\nmapInArrow overhead (griffin-native on {first} vs the same validation in one process):")
     print(f"| in-process on the file s | in-process on the Arrow table s | griffin-native s | "
           f"native / file | native / table |\n| --- | --- | --- | --- | --- |")
     print(f"| {in_file:.2f} | {in_table:.2f} | {native:.2f} | {native / in_file:.2f} | {native / in_table:.2f} |")
+    if "griffin-sql" not in by_master[first]:
+        return
     sql = by_master[first]["griffin-sql"]["notes"].get("sql", {})
     print(f"\ngriffin-sql: in Spark SQL {', '.join(sql.get('ran_in_spark_sql', []))}; the rest in the engine")
     print(f"partitions: {by_master[first]['griffin-native']['notes'].get('native', {}).get('partitions')}")

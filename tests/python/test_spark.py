@@ -170,6 +170,47 @@ def test_quarantine_names_the_cross_partition_duplicate_with_its_first_row(spark
     assert first != rows[0]["_griffin_row"] and first >> griffin.spark.ROW_ID_SHIFT <= rows[0]["_griffin_row"] >> 33
 
 
+def test_a_plain_file_scan_is_validated_without_a_checkpoint_and_splits_as_the_cli(spark, data, tmp_path):
+    """A DataFrame read straight from files reads the same rows in the same
+    partitions every time: no localCheckpoint (Catalyst keeps pruning the
+    scan), and clean/quarantine still hold every row once, as the CLI's."""
+    import griffin.spark
+    from griffin.spark._plan import repeatable
+    from pyspark.sql import functions as F
+    path, rules = data
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "8192")   # several row groups: several partitions
+    try:
+        df = spark.read.parquet(str(path))
+        assert repeatable(df) and repeatable(df.filter("qty > 1").select("id", "code"))
+        assert not repeatable(df.repartition(2)) and not repeatable(df.withColumn("r", F.rand()))
+        assert not repeatable(df.join(df.select("id"), "id"))
+        result = griffin.spark.validate(df, str(rules), max_violations=10**6)
+        assert result.partitions > 1
+        assert "LogicalRDD" not in result._prepared._jdf.queryExecution().optimizedPlan().toString()
+        same_checks(json.loads(result.report.to_json()), cli_report(rules, path))
+        quarantine = result.quarantine.collect()
+        assert len(quarantine) == result.report.bad_rows and result.clean.count() + len(quarantine) == 3000
+        assert row_keys(quarantine) == row_keys(cli_quarantine(rules, path, tmp_path).to_pylist())
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+
+
+def test_clean_and_quarantine_refuse_partitions_that_changed_since_the_report(spark, data):
+    """The file splits are planned again for each action: when they differ
+    from the report's (here spark.sql.files.maxPartitionBytes changed in
+    between), the tasks fail naming the fix instead of misplacing rows."""
+    import griffin.spark
+    path, rules = data
+    result = griffin.spark.validate(spark.read.parquet(str(path)), str(rules))
+    assert result.partitions == 1
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "8192")
+    try:
+        with pytest.raises(Exception, match="changed since validate"):
+            result.quarantine.collect()
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+
+
 def test_save_records_the_run_and_griffin_history_lists_it(spark, data, tmp_path):
     import griffin.spark
     path, rules = data

@@ -27,9 +27,10 @@ occurrence is the row with the smallest monotonically_increasing_id().
 `unique` across partitions is exact without a second shuffle: the driver merges
 every partition's key set (memory on the driver: about 16 bytes + the key per
 distinct value), and the rows that repeat a key of an earlier partition are
-broadcast to the clean/quarantine tasks. The prepared DataFrame is
-localCheckpoint()ed (kept on the executors by the report's job), so those
-tasks see the same rows in the same order as the report did.
+broadcast to the clean/quarantine tasks. Those tasks must see the same rows
+in the same order as the report did: a plain scan of files does (it is used
+as it is, _plan.py); anything else is localCheckpoint()ed (kept on the
+executors by the report's job). Each partition's row count is checked again.
 
 The executors need the griffin wheel: ship a packed environment
 (docs/spark.md): `venv-pack -o env.tar.gz` of a venv holding the wheel, then
@@ -42,7 +43,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import griffin
 from griffin import DEFAULT_MAX_VIOLATIONS, Report, Validator
 
-from ._executor import MISSING_WHEEL, ROW_ID_SHIFT, executor_functions
+from ._executor import MISSING_WHEEL, ROW_ID_SHIFT, STATE_SCHEMA, collect_states, executor_functions
+from ._plan import repeatable
 
 __all__ = ["validate", "SparkValidation", "MISSING_WHEEL", "ROW_ID_SHIFT"]
 
@@ -163,9 +165,12 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
         prepared = df.repartitionByRange(df.rdd.getNumPartitions(), *keys).sortWithinPartitions(*keys)
     # The report pass and the clean/quarantine passes must see the same rows
     # in the same partitions in the same order (row ids name rows across
-    # them); a shuffle's output order is not repeatable, so the first job
-    # keeps the prepared partitions on the executors (memory, then disk).
-    prepared = prepared.localCheckpoint(eager=False)
+    # them). A plain scan of files reads them so every time; anything else
+    # (a shuffle's output order, JDBC, a nondeterministic expression) is kept
+    # on the executors by the first job (memory, then disk): one copy of the
+    # input, and no column pruning into the scan.
+    if not repeatable(prepared):
+        prepared = prepared.localCheckpoint(eager=False)
     if mode == "sql":
         from ._sql import sql_report
         report, _plan = sql_report(prepared, text, validator, max_violations)
@@ -184,13 +189,14 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
 
 def _native_pass(df: Any, prepared: Any, text: str, validator: Validator, max_violations: int) -> tuple:
     """Native mode over the prepared DataFrame: (report, split_rows,
-    merged_errors broadcast, partitions)."""
+    merged_errors broadcast, partitions). merged_errors holds the merge's
+    extra verdicts and each partition's row count (the clean/quarantine
+    tasks refuse a partition that holds another number of rows)."""
     from pyspark.sql.pandas.types import to_arrow_schema
     partial_states, split_rows = executor_functions(text, to_arrow_schema(df.schema), max_violations)
-    rows = prepared.mapInArrow(partial_states, "partition long, state binary").collect()
-    rows.sort(key=lambda r: r["partition"])
-    states = [bytes(r["state"]) for r in rows]
-    names = ["partition %d" % r["partition"] for r in rows]
+    partitions, counts, states = collect_states(prepared.mapInArrow(partial_states, STATE_SCHEMA),
+                                                prepared.rdd.getNumPartitions())
+    names = ["partition %d" % p for p in partitions]
     result, error_rows, error_checks, error_messages = validator._compiled.merge_partials(states, names)
     report = Report(result)
     report._merged = True
@@ -199,5 +205,5 @@ def _native_pass(df: Any, prepared: Any, text: str, validator: Validator, max_vi
     for row, check, message in zip(error_rows, error_checks, error_messages):
         row = int(row)
         by_partition.setdefault(row >> ROW_ID_SHIFT, {}).setdefault(row & mask, []).append((check, message))
-    merged_errors = df.sparkSession.sparkContext.broadcast(by_partition)
+    merged_errors = df.sparkSession.sparkContext.broadcast((by_partition, dict(zip(partitions, counts))))
     return report, split_rows, merged_errors, len(states)

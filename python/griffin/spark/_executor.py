@@ -12,10 +12,35 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 # monotonically_increasing_id() numbers rows.
 ROW_ID_SHIFT = 33
 
+# What partial_states yields: one row per partition.
+STATE_SCHEMA = "partition long, rows long, state binary"
+
 MISSING_WHEEL = ("griffin is not installed in this Spark executor's Python ({python}: {error}). Ship it with "
                  "the job: pack a venv holding the griffin wheel (venv-pack -o griffin-env.tar.gz), pass it as "
                  "spark.archives=griffin-env.tar.gz#env and set PYSPARK_PYTHON=./env/bin/python "
                  "(docs/spark.md)")
+
+# The clean/quarantine passes found other rows than the report's pass.
+CHANGED = ("griffin.spark: partition {partition} of the validated DataFrame holds {rows} rows now and held {before} "
+           "when the report was made: its source or its partitioning changed since validate() (files rewritten, "
+           "spark.sql.files.* settings, executors); validate it again")
+
+LOST = ("griffin.spark: {got} partial states reached the driver for {partitions} partitions (the collect was cut "
+        "short: is spark.driver.memory too small for the states? docs/spark.md)")
+
+
+def collect_states(frame: Any, partitions: int) -> Tuple[List[int], List[int], List[bytes]]:
+    """The (partitions, rows, states) of a mapInArrow(partial_states,
+    STATE_SCHEMA) DataFrame on the driver, in partition order; `partitions`:
+    how many its input has. Collected as Rows: collecting them as Arrow
+    copies each state twice more on its executor (a 10M-row partition's
+    state of ~145 MB ran a 1 GiB executor out of memory). Raises
+    RuntimeError when fewer states arrive than partitions were validated
+    (a collect cut short must not become a report of fewer rows)."""
+    rows = sorted(frame.collect(), key=lambda r: r["partition"])
+    if len(rows) != partitions:
+        raise RuntimeError(LOST.format(got=len(rows), partitions=partitions))
+    return [r["partition"] for r in rows], [r["rows"] for r in rows], [bytes(r["state"]) for r in rows]
 
 
 def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
@@ -27,6 +52,7 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
     `sql_plan`: SQL mode's _compiled.sql_plan() arguments: the tasks then run
     that plan's fallback checks (griffin/spark/_sql.py) instead of all rules."""
     missing = MISSING_WHEEL
+    changed = CHANGED
     shift = ROW_ID_SHIFT
 
     def worker_validator() -> Any:
@@ -55,12 +81,29 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
         return table, TaskContext.get().partitionId()
 
     def partial_states(batches: Any) -> Any:
+        """The partition's (partition, rows, state): its batches stream into
+        the engine as Spark hands them over (the partition is never held
+        whole in the Python worker)."""
         import pyarrow as pa
+        from pyspark import TaskContext
         worker = worker_validator()
-        table, partition = partition_table(batches)
-        state = worker.partial(table, row_offset=partition << shift, max_violations=max_violations, threads=1)
-        yield pa.RecordBatch.from_arrays([pa.array([partition], pa.int64()), pa.array([state], pa.binary())],
-                                         names=["partition", "state"])
+        partition = TaskContext.get().partitionId()
+        batches = iter(batches)
+        first = next(batches, None)
+        schema = first.schema if first is not None else arrow_schema
+        rows = [0]
+
+        def counted() -> Any:
+            for batch in ([first] if first is not None else []):
+                rows[0] += batch.num_rows
+                yield batch
+            for batch in batches:
+                rows[0] += batch.num_rows
+                yield batch
+        reader = pa.RecordBatchReader.from_batches(schema, counted())
+        state = worker.partial(reader, row_offset=partition << shift, max_violations=max_violations, threads=1)
+        yield pa.RecordBatch.from_arrays([pa.array([partition], pa.int64()), pa.array([rows[0]], pa.int64()),
+                                          pa.array([state], pa.binary())], names=["partition", "rows", "state"])
 
     def split_rows(merged_errors: Any, check_order: Dict[str, int], want_clean: bool) -> Callable:
         def run(batches: Any) -> Any:
@@ -72,7 +115,11 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
             offset = partition << shift
             result = worker._compiled.validate_stream(_frames.arrow_stream(table), "partition %d" % partition, 0,
                                                       1, 65536, True, offset)
-            extra: Dict[int, List[Tuple[str, str]]] = merged_errors.value.get(partition, {})
+            by_partition, counts = merged_errors.value
+            if counts.get(partition) != table.num_rows:
+                raise RuntimeError(changed.format(partition=partition, rows=table.num_rows,
+                                                  before=counts.get(partition, 0)))
+            extra: Dict[int, List[Tuple[str, str]]] = by_partition.get(partition, {})
             bad = np.zeros(table.num_rows, dtype=bool)
             rows = result.bad_row_indices() - offset
             bad[rows] = True

@@ -23,7 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from griffin import Report, Validator
 
-from ._executor import executor_functions
+from ._executor import STATE_SCHEMA, collect_states, executor_functions
 
 
 def stored_types(schema: Any) -> Dict[str, str]:
@@ -59,7 +59,7 @@ def _collect_arrow(frame: Any) -> Any:
 
 
 def sql_report(prepared: Any, rules_text: str, validator: Validator, max_violations: int) -> Tuple[Report, Any]:
-    """The SQL mode's report of `prepared` (a localCheckpoint()ed DataFrame),
+    """The SQL mode's report of `prepared` (repeatable, or localCheckpoint()ed: _plan.py),
     and the compiled plan (its placements say where each check ran)."""
     from pyspark.sql.pandas.types import to_arrow_schema
     spark = prepared.sparkSession
@@ -80,10 +80,9 @@ def sql_report(prepared: Any, rules_text: str, validator: Validator, max_violati
         if fallback is not None:
             rows = spark.sql(plan.fallback_sql)
             partial_states, _ = executor_functions(rules_text, to_arrow_schema(rows.schema), max_violations, args)
-            collected = rows.mapInArrow(partial_states, "partition long, state binary").collect()
-            collected.sort(key=lambda r: r["partition"])
-            fallback_result = fallback.merge_partials([bytes(r["state"]) for r in collected],
-                                                      ["partition %d" % r["partition"] for r in collected])[0]
+            partitions, _, states = collect_states(rows.mapInArrow(partial_states, STATE_SCHEMA),
+                                                   rows.rdd.getNumPartitions())
+            fallback_result = fallback.merge_partials(states, ["partition %d" % p for p in partitions])[0]
         report = Report(plan.report(aggregate.__arrow_c_stream__(), samples, fallback_result))
         report._merged = True
         return report, plan
