@@ -19,9 +19,12 @@
 #                     local-cluster's executors (scripts/test.sh runs the same tests on a wheel built
 #                     with --no-build-isolation from the set-up's build tree)
 #   make fuzz         each libFuzzer target for 300 s (FUZZ_SECONDS=N to change; scripts/test.sh: 15 s)
+#   make bench-rss    griffin validate's peak RSS and wall time at 1M, 10M and 100M rows under the default
+#                     --memory-limit (and 1M/10M with no limit); the 100M CSV (~10.5 GB) is generated, then
+#                     deleted (bench/run_rss_bench.py; scripts/test.sh runs --quick: 100k/1M)
 #   make spark-bench      griffin.spark (native, sql) vs PyDeequ and Great Expectations on Spark,
 #                         1M rows, local-cluster with 2 executors then 1, counts compared first
-.PHONY: stream-kill-full wheel-test fuzz bench bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
+.PHONY: stream-kill-full wheel-test fuzz bench bench-rss bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
 
 stream-kill-full:
 	GRIFFIN_BIN=$(CURDIR)/build/griffin GRIFFIN_STREAM_FULL=1 .venv/bin/python -m pytest -q tests/python/test_stream_failures.py
@@ -45,6 +48,9 @@ spark-bench-quick:
 
 bench:
 	.venv/bin/python bench/run_peers.py
+
+bench-rss:
+	.venv/bin/python bench/run_rss_bench.py
 
 bench-1m:
 	.venv/bin/python bench/run_peers.py --rows 1000000

@@ -98,13 +98,17 @@ void ColumnMetrics::SpillDistinct(std::unique_ptr<KeySpill> spill) {
   distinct_ = std::make_unique<UniqueSet>();  // empty: the keys are on disk
 }
 
-Status ColumnMetrics::FinishDistinctSpill() {
+Status ColumnMetrics::FinishDistinctSpill(int64_t max_partition_bytes) {
   if (!distinct_spill_ || spilled_distinct_ >= 0) return Status::OK();
   RETURN_IF_ERROR(distinct_spill_->status());
   int64_t count = 0;
-  for (int p = 0; p < KeySpill::kPartitions; ++p) {
-    ASSIGN_OR_RETURN(std::string bytes, distinct_spill_->Read(p));
-    distinct_spill_->Drop(p);
+  auto length_of = [](const char* at, size_t available) -> size_t {  // hash (8), length (4), key
+    if (available < 12) return 0;
+    uint32_t length;
+    std::memcpy(&length, at + 8, 4);
+    return 12 + size_t{length};
+  };
+  RETURN_IF_ERROR(distinct_spill_->VisitBounded(max_partition_bytes, length_of, [&](std::string_view bytes) {
     UniqueSet set;
     for (size_t at = 0; at < bytes.size();) {
       uint64_t hash;
@@ -115,7 +119,8 @@ Status ColumnMetrics::FinishDistinctSpill() {
       at += 12 + length;
     }
     count += set.size();
-  }
+    return Status::OK();
+  }));
   spilled_distinct_ = count;
   return Status::OK();
 }

@@ -52,14 +52,20 @@ class ColumnMetrics {
 
   // The distinct keys' bytes in memory (0 once spilled).
   int64_t distinct_memory_bytes() const { return distinct_ && !distinct_spill_ ? distinct_->memory_bytes() : 0; }
+  // What the distinct keys' table reaches beyond that while `more_keys` new
+  // keys go in (UniqueSet::growth_peak_bytes; 0 once spilled).
+  int64_t distinct_growth_peak_bytes(int64_t more_keys) const {
+    return distinct_ && !distinct_spill_ ? distinct_->growth_peak_bytes(more_keys) : 0;
+  }
   // From now on the distinct keys go to `spill` (the run passed its memory
   // limit): the keys held so far are written there and their memory freed.
   // Not for a state that is serialized or merged (partial states).
   void SpillDistinct(std::unique_ptr<KeySpill> spill);
   // The spill, when SpillDistinct was called (its status, its bytes).
   const KeySpill* distinct_spill() const { return distinct_spill_.get(); }
-  // Counts the spilled keys, one partition at a time: distinct() is exact again.
-  Status FinishDistinctSpill();
+  // Counts the spilled keys, one partition at a time (split past
+  // `max_partition_bytes`, KeySpill::VisitBounded): distinct() is exact again.
+  Status FinishDistinctSpill(int64_t max_partition_bytes = INT64_MAX);
   std::optional<double> quantile_float(double q) const;
   std::optional<int64_t> quantile_int(double q) const;
   ValueType type() const { return type_; }

@@ -159,6 +159,47 @@ TEST(EngineSpillTest, UniqueStaysInMemoryWhenRowsAreConsumed) {
   EXPECT_FALSE(errors[0].empty());
 }
 
+// A state spills before its table's doubling would pass the limit, not only
+// once it holds more: 800 distinct 5-byte ids in batches of 100 hold a table
+// of 1024 slots (16 KiB) and a 64 KiB arena block up to 768 keys; the
+// doubling the 8th batch brings holds 16 + 32 KiB of tables at once. So a
+// 100 KB limit spills after the 7th batch (80 KiB held, 112 KiB at the
+// doubling's peak) and a 120 KB one never does; both reports are the
+// in-memory one.
+TEST(EngineSpillTest, SpillsBeforeATableDoublingWouldPassTheLimit) {
+  auto rules = LoadRuleText("griffin: 1\ndataset: t\ncolumns:\n  id:\n    unique: true\n", "rules.yaml");
+  ASSERT_TRUE(rules.ok()) << rules.status().message();
+  auto plan = Plan::Compile(*rules, 0);
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (int i = 0; i < 800; ++i) rows.push_back({"id" + std::to_string(100 + i)});
+  rows.push_back({std::string("id105")});  // one repeat, listed with its first row
+  std::string json[3];
+  std::optional<SpillSummary> spill[3];
+  const int64_t limits[3] = {0, 100000, 120000};
+  for (int i = 0; i < 3; ++i) {
+    VectorSource source(SplitRows({"id"}, rows, 100));
+    RunOptions options;
+    options.threads = 1;
+    options.memory_limit = limits[i];
+    options.tmp_dir = std::filesystem::temp_directory_path().string();
+    auto report = RunValidation(*plan, source, options);
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    spill[i] = report->spill;
+    report->elapsed_s = 0;
+    report->threads = 0;
+    report->spill.reset();
+    json[i] = ReportToJson(*report);
+  }
+  EXPECT_FALSE(spill[0].has_value());
+  ASSERT_TRUE(spill[1].has_value());
+  EXPECT_EQ(spill[1]->checks, std::vector<std::string>{"id.unique"});
+  EXPECT_FALSE(spill[2].has_value());
+  EXPECT_EQ(json[1], json[0]);
+  EXPECT_EQ(json[2], json[0]);
+  EXPECT_NE(json[0].find("\"violations\": 1"), std::string::npos) << json[0];
+}
+
 TEST(EngineSpillTest, AnUnwritableTemporaryDirectoryIsAnInputError) {
   auto rules = LoadRuleText(kRules, "rules.yaml");
   ASSERT_TRUE(rules.ok());

@@ -77,6 +77,12 @@ class IntKeySet {
   int64_t memory_bytes() const {
     return static_cast<int64_t>(capacity_ * sizeof(Slot) + dense_capacity_ * sizeof(uint64_t));
   }
+  // The bytes beyond memory_bytes() that the hash table's growth reaches at
+  // its peak while `more_keys` new keys go in (GrowthPeakBytes); 0 in dense
+  // mode, whose array grows with the keys' range, not their number.
+  int64_t growth_peak_bytes(int64_t more_keys) const {
+    return dense_ != nullptr ? 0 : GrowthPeakBytes(capacity_, size_, more_keys, sizeof(Slot));
+  }
 
  private:
   struct Slot {

@@ -287,20 +287,35 @@ Status Merger::Merge(BatchResult& result) {
   for (int64_t r = 0; r < batch.num_rows; ++r) bad_rows += result.bad[r];
   bad_rows_ += bad_rows;
   rows_ += batch.num_rows;
+  last_batch_rows_ = batch.num_rows;
   if (memory_limit_ <= 0) return Status::OK();
   if (spill_start_row_ >= 0) RecordBadBits(result.bad.data(), batch.num_rows);
   return SpillIfOverLimit();
 }
 
-int64_t Merger::StateBytes() const {
+int64_t Merger::UniqueStateBytes(size_t c, bool with_growth) const {
+  const int64_t more = with_growth ? last_batch_rows_ : 0;
+  if (unique_sets_[c]) return unique_sets_[c]->memory_bytes() + unique_sets_[c]->growth_peak_bytes(more);
+  if (int_sets_[c]) return int_sets_[c]->memory_bytes() + int_sets_[c]->growth_peak_bytes(more);
+  return 0;
+}
+
+int64_t Merger::DistinctStateBytes(size_t slot, bool with_growth) const {
+  const auto& metrics = metrics_[slot];
+  const int64_t more = with_growth ? last_batch_rows_ : 0;
+  return metrics ? metrics->distinct_memory_bytes() + metrics->distinct_growth_peak_bytes(more) : 0;
+}
+
+int64_t Merger::StateBytes(bool with_growth) const {
   int64_t bytes = 0;
-  for (size_t c = 0; c < unique_sets_.size(); ++c) {
-    if (unique_sets_[c]) bytes += unique_sets_[c]->memory_bytes();
-    if (int_sets_[c]) bytes += int_sets_[c]->memory_bytes();
-  }
-  for (const auto& metrics : metrics_)
-    if (metrics) bytes += metrics->distinct_memory_bytes();
+  for (size_t c = 0; c < unique_sets_.size(); ++c) bytes += UniqueStateBytes(c, with_growth);
+  for (size_t slot = 0; slot < metrics_.size(); ++slot) bytes += DistinctStateBytes(slot, with_growth);
   return bytes;
+}
+
+int64_t Merger::FinishPartitionBytes() const {
+  constexpr int64_t kAtLeast = int64_t{1} << 20;  // tiny test limits still read whole partitions
+  return memory_limit_ > 0 ? std::max(memory_limit_ / 4, kAtLeast) : INT64_MAX;
 }
 
 Status Merger::SpillIfOverLimit() {
@@ -314,20 +329,19 @@ Status Merger::SpillIfOverLimit() {
     size_t check = SIZE_MAX, slot = SIZE_MAX;
     if (unique_may_spill_) {
       for (size_t c = 0; c < unique_sets_.size(); ++c) {
-        const int64_t bytes = unique_sets_[c] ? unique_sets_[c]->memory_bytes()
-                              : int_sets_[c]  ? int_sets_[c]->memory_bytes()
-                                              : 0;
+        const int64_t bytes = UniqueStateBytes(c);
         if (bytes > largest) largest = bytes, check = c;
       }
     }
     if (!keep_partial_) {
       for (size_t s = 0; s < metrics_.size(); ++s) {
-        const int64_t bytes = metrics_[s] ? metrics_[s]->distinct_memory_bytes() : 0;
+        const int64_t bytes = DistinctStateBytes(s);
         if (bytes > largest) largest = bytes, slot = s, check = SIZE_MAX;
       }
     }
-    if (largest == 0) {  // nothing left that may spill
-      unspillable_state_bytes_ = std::max(unspillable_state_bytes_, total);
+    if (largest == 0) {  // nothing left that may spill: warn once it holds more than the limit
+      const int64_t held = StateBytes(/*with_growth=*/false);
+      if (held > memory_limit_) unspillable_state_bytes_ = std::max(unspillable_state_bytes_, held);
       break;
     }
     ASSIGN_OR_RETURN(std::unique_ptr<KeySpill> files, KeySpill::Open(tmp_dir_));
@@ -373,7 +387,7 @@ Status Merger::FinishSpills() {
   if (spills_finished_) return Status::OK();
   spills_finished_ = true;
   for (const auto& metrics : metrics_)
-    if (metrics) RETURN_IF_ERROR(metrics->FinishDistinctSpill());
+    if (metrics) RETURN_IF_ERROR(metrics->FinishDistinctSpill(FinishPartitionBytes()));
   bool listed_more = false;
   for (size_t c = 0; c < unique_spills_.size(); ++c) {
     if (!unique_spills_[c]) continue;
@@ -388,7 +402,7 @@ Status Merger::FinishSpills() {
           ++repeats;
           if (error) MarkBadAfterSpill(row);
         },
-        &listed));
+        &listed, FinishPartitionBytes()));
     violations_[c] += repeats;
     listed_[c] += static_cast<int64_t>(listed.size());
     for (const SpilledRepeat& repeat : listed) {

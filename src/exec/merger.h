@@ -116,8 +116,16 @@ class Merger {
                          const std::vector<std::vector<int64_t>>& first_rows,
                          const std::vector<std::vector<int32_t>>& listed);
   std::vector<ColumnSummary> ColumnSummaries() const;
-  // The unique/distinct states' bytes in memory.
-  int64_t StateBytes() const;
+  // The unique/distinct states' bytes in memory; `with_growth`: each with
+  // what its table's growth would reach at its peak if the next batch (taken
+  // to be as large as the last) brought only new keys, so that a state spills
+  // before a doubling (old and new table together) would pass the limit.
+  int64_t StateBytes(bool with_growth = true) const;
+  int64_t UniqueStateBytes(size_t check, bool with_growth = true) const;
+  int64_t DistinctStateBytes(size_t slot, bool with_growth = true) const;
+  // How much of a spilled state FinishSpills reads at a time (a quarter of
+  // the limit, at least 1 MiB): the finishing pass stays under the limit too.
+  int64_t FinishPartitionBytes() const;
   // Spills the largest states while StateBytes() is over the memory limit.
   Status SpillIfOverLimit();
   // Moves check c's unique keys to `files`; its later keys go there too.
@@ -160,6 +168,7 @@ class Merger {
   std::vector<int64_t> good_firsts_;                         // rows first in an error `unique`, not bad
   // Spilling (MergerOptions::memory_limit):
   int64_t memory_limit_ = 0;
+  int64_t last_batch_rows_ = 0;                              // the last merged batch's rows
   std::string tmp_dir_;
   bool unique_may_spill_ = false;
   int64_t unspillable_state_bytes_ = 0;  // Report::unspillable_state_bytes

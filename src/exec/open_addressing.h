@@ -3,6 +3,7 @@
 // linear probing, load factor at most 3/4.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace griffin {
@@ -23,6 +24,18 @@ inline uint64_t CapacityFor(int64_t keys, uint64_t min_capacity) {
   uint64_t capacity = min_capacity;
   while (capacity * 3 / 4 < static_cast<uint64_t>(keys)) capacity <<= 1;
   return capacity;
+}
+
+// The bytes beyond its current table that a table of `capacity` slots of
+// `slot_bytes` holding `size` keys reaches at its peak while `more` new keys
+// go in (it doubles past load 3/4): 0 when they fit, else the last doubling's
+// new table plus the old one it moves from, less the table held now.
+inline int64_t GrowthPeakBytes(uint64_t capacity, int64_t size, int64_t more, size_t slot_bytes) {
+  const uint64_t keys = static_cast<uint64_t>(size + std::max<int64_t>(more, 0));
+  if (keys * 4 <= capacity * 3) return 0;
+  uint64_t grown = capacity;
+  while (keys * 4 > grown * 3) grown <<= 1;
+  return static_cast<int64_t>((grown + grown / 2 - capacity) * slot_bytes);
 }
 
 // Moves the slots of `old` for which occupied(slot) holds into `table` (zeroed,

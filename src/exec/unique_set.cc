@@ -112,4 +112,8 @@ int64_t UniqueSet::memory_bytes() const {
   return bytes;
 }
 
+int64_t UniqueSet::growth_peak_bytes(int64_t more_keys) const {
+  return GrowthPeakBytes(capacity_, size_, more_keys, sizeof(Slot));
+}
+
 }  // namespace griffin

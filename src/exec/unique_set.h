@@ -50,6 +50,10 @@ class UniqueSet {
   int64_t size() const { return size_; }
   // Approximate bytes held (table + arena).
   int64_t memory_bytes() const;
+  // The bytes beyond memory_bytes() that the table's growth reaches at its
+  // peak while `more_keys` new keys go in (GrowthPeakBytes; the arena's
+  // growth not included).
+  int64_t growth_peak_bytes(int64_t more_keys) const;
 
  private:
   struct Slot {

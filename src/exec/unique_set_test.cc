@@ -1,5 +1,7 @@
 #include "exec/unique_set.h"
 
+#include "exec/open_addressing.h"
+
 #include <string>
 
 #include <gtest/gtest.h>
@@ -66,6 +68,20 @@ TEST(UniqueSetTest, KeysLargerThanABlock) {
   EXPECT_EQ(Insert(set, big, 2), 1);
   big.back() = 'y';
   EXPECT_EQ(Insert(set, big, 3), -1);
+}
+
+// What the table reaches at its peak while more keys go in: nothing while
+// they fit under load 3/4, else the last doubling's table and the one before.
+TEST(UniqueSetTest, GrowthPeakBytesIsTheNextDoublingsTables) {
+  EXPECT_EQ(GrowthPeakBytes(1024, 0, 768, 16), 0);
+  EXPECT_EQ(GrowthPeakBytes(1024, 0, 769, 16), (2048 + 1024 - 1024) * 16);
+  EXPECT_EQ(GrowthPeakBytes(1024, 700, 1000, 16), (4096 + 2048 - 1024) * 16);
+  UniqueSet set;  // 1024 slots: 5000 keys end in 8192 slots, moved from 4096
+  EXPECT_EQ(set.growth_peak_bytes(5000), (8192 + 4096 - 1024) * 16);
+  for (int i = 0; i < 5000; ++i) Insert(set, std::to_string(i), i);
+  EXPECT_EQ(set.growth_peak_bytes(0), 0);
+  EXPECT_EQ(set.growth_peak_bytes(6144 - 5000), 0);
+  EXPECT_EQ(set.growth_peak_bytes(6144 - 5000 + 1), (16384 + 8192 - 8192) * 16);
 }
 
 }  // namespace

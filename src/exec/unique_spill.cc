@@ -39,6 +39,23 @@ void PutHead(std::string* out, uint64_t hash, std::string_view key, int64_t row)
   out->append(key);
 }
 
+// KeySpill::RecordLength of the records above.
+size_t RecordLength(const char* at, size_t available) {
+  constexpr size_t kHead = 8 + 8 + 4;
+  if (available < kHead + 1) return 0;
+  uint32_t key_length;
+  std::memcpy(&key_length, at + 16, 4);
+  if (available < kHead + key_length + 1) return 0;
+  const uint8_t tag = static_cast<uint8_t>(at[kHead + key_length]);
+  const size_t head = kHead + key_length + 1;
+  if (tag == kNumber) return head + 8;
+  if (tag != kStringText && tag != kRawText) return head;
+  if (available < head + 4) return 0;
+  uint32_t text_length;
+  std::memcpy(&text_length, at + head, 4);
+  return head + 4 + text_length;
+}
+
 }  // namespace
 
 ValueView SpilledRepeat::View() const {
@@ -72,13 +89,11 @@ void UniqueSpill::Add(uint64_t hash, std::string_view key, int64_t row, const Va
 }
 
 Status UniqueSpill::Finish(size_t room, const std::function<void(int64_t row)>& on_repeat,
-                           std::vector<SpilledRepeat>* listed) {
+                           std::vector<SpilledRepeat>* listed, int64_t max_partition_bytes) {
   RETURN_IF_ERROR(spill_->status());
   auto by_row = [](const SpilledRepeat& a, const SpilledRepeat& b) { return a.row < b.row; };
   listed->clear();  // a max-heap by row of the `room` smallest rows
-  for (int p = 0; p < KeySpill::kPartitions; ++p) {
-    ASSIGN_OR_RETURN(std::string bytes, spill_->Read(p));
-    spill_->Drop(p);
+  RETURN_IF_ERROR(spill_->VisitBounded(max_partition_bytes, RecordLength, [&](std::string_view bytes) {
     UniqueSet set;
     const char* at = bytes.data();
     const char* end = at + bytes.size();
@@ -119,7 +134,8 @@ Status UniqueSpill::Finish(size_t room, const std::function<void(int64_t row)>& 
         listed->pop_back();
       }
     }
-  }
+    return Status::OK();
+  }));
   std::sort_heap(listed->begin(), listed->end(), by_row);
   return Status::OK();
 }

@@ -45,8 +45,11 @@ class UniqueSpill {
 
   // Finds every repeat: calls on_repeat(row) for each (in row order within a
   // partition, partitions one after another), and fills `listed` with the
-  // `room` repeats of the smallest rows, ascending.
-  Status Finish(size_t room, const std::function<void(int64_t row)>& on_repeat, std::vector<SpilledRepeat>* listed);
+  // `room` repeats of the smallest rows, ascending. A partition of more than
+  // `max_partition_bytes` is split first (KeySpill::VisitBounded), so about
+  // that much plus its set (at most ~1.7x as much) is held at a time.
+  Status Finish(size_t room, const std::function<void(int64_t row)>& on_repeat, std::vector<SpilledRepeat>* listed,
+                int64_t max_partition_bytes = INT64_MAX);
 
   const Status& status() const { return spill_->status(); }
   int64_t bytes() const { return spill_->bytes(); }

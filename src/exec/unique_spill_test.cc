@@ -20,9 +20,11 @@ std::string TempDir() { return fs::temp_directory_path().string(); }
 uint64_t Hash(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
 
 // Random keys from a small domain, half of them held in memory before the
-// spill: the repeats Finish finds are the ones a map in row order finds.
+// spill: the repeats Finish finds are the ones a map in row order finds,
+// also when its partitions (~8 KB each here) are split to fit 512 bytes.
 TEST(UniqueSpillTest, FindsTheRepeatsTheInMemoryPathFinds) {
   const int64_t rows = 20000, spill_row = 3000;
+  for (int64_t max_partition_bytes : {INT64_MAX, int64_t{512}})
   for (size_t room : {size_t{0}, size_t{1}, size_t{7}, size_t{100000}}) {
     std::mt19937_64 random(room);
     std::vector<std::string> keys;
@@ -44,7 +46,7 @@ TEST(UniqueSpillTest, FindsTheRepeatsTheInMemoryPathFinds) {
       spill.Add(Hash(keys[row]), keys[row], row, ValueView::Of(JsonScalar::Kind::kString, keys[row]));
     std::vector<int64_t> found;
     std::vector<SpilledRepeat> listed;
-    ASSERT_TRUE(spill.Finish(room, [&](int64_t row) { found.push_back(row); }, &listed).ok());
+    ASSERT_TRUE(spill.Finish(room, [&](int64_t row) { found.push_back(row); }, &listed, max_partition_bytes).ok());
     std::sort(found.begin(), found.end());
     ASSERT_EQ(found.size(), repeats.size());
     for (size_t i = 0; i < found.size(); ++i) EXPECT_EQ(found[i], repeats[i].first);
@@ -57,7 +59,10 @@ TEST(UniqueSpillTest, FindsTheRepeatsTheInMemoryPathFinds) {
   }
 }
 
+// Every kind of value record, read whole and split record by record (one
+// hash: the split goes down every level and keeps them together, in order).
 TEST(UniqueSpillTest, KeepsEachValueAsRead) {
+  for (int64_t max_partition_bytes : {INT64_MAX, int64_t{1}}) {
   auto files = KeySpill::Open(TempDir());
   ASSERT_TRUE(files.ok());
   UniqueSpill spill(std::move(*files));
@@ -69,7 +74,7 @@ TEST(UniqueSpillTest, KeepsEachValueAsRead) {
   spill.Add(1, bytes, 7, ValueView::Null());
   spill.Add(1, bytes, 8, ValueView::Of(JsonScalar::Kind::kRaw, "7"));
   std::vector<SpilledRepeat> listed;
-  ASSERT_TRUE(spill.Finish(10, [](int64_t) {}, &listed).ok());
+  ASSERT_TRUE(spill.Finish(10, [](int64_t) {}, &listed, max_partition_bytes).ok());
   ASSERT_EQ(listed.size(), 4u);
   for (const SpilledRepeat& repeat : listed) EXPECT_EQ(repeat.first_row, 0);
   EXPECT_EQ(ReportValue(listed[0].View()).text, "007");
@@ -78,6 +83,7 @@ TEST(UniqueSpillTest, KeepsEachValueAsRead) {
   EXPECT_TRUE(listed[2].View().is_null());
   EXPECT_EQ(ReportValue(listed[3].View()).kind, JsonScalar::Kind::kRaw);
   EXPECT_EQ(ReportValue(listed[3].View()).text, "7");
+  }
 }
 
 }  // namespace
