@@ -131,6 +131,53 @@ def test_a_killed_run_leaves_no_table(engine, rules, tmp_path):  # noqa: F811
     no_table(tmp_path)
 
 
+def duckdb_tables(path):
+    import duckdb
+    connection = duckdb.connect(str(path), read_only=True)
+    try:
+        return {name: connection.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
+                for (name,) in connection.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    finally:
+        connection.close()
+
+
+def test_a_run_killed_during_the_duckdb_ingest_leaves_no_rows(rules, tmp_path):  # noqa: F811
+    """kill -9 while the quarantine's rows are being ingested into DuckDB. The
+    database file is created only by the ingest's connection (at the end of the
+    run), so a kill after it appears and before the process exits falls inside
+    the ingest's one transaction; DuckDB writes a large append's row groups to
+    the file before the commit. Reopened, the file has no table. Several delays
+    after the file appears; every run must be all rows or none, and at least one
+    must have been killed inside the ingest."""
+    import pyarrow as pa
+    rows = 600_000  # every row bad: x is below its min
+    data = tmp_path / "rows.parquet"
+    pq.write_table(pa.table({"id": pa.array(range(rows), pa.int64()), "x": pa.array([-5000.0] * rows),
+                             "s": pa.array(["zz"] * rows), "n": pa.array(["1.00"] * rows),
+                             "k": pa.array(range(rows), pa.int64())}), data)
+    killed_inside = 0
+    for attempt, delay in enumerate((0.0, 0.02, 0.05, 0.1, 0.2)):
+        database = tmp_path / f"dl{attempt}.duckdb"
+        command = [str(require_binary()), "validate", "-r", str(rules), str(data), "--no-store",
+                   "--quarantine", f"duckdb://{database}?table=bad_rows"]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while not database.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.001)
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        if process.returncode == -signal.SIGKILL:
+            assert database.exists(), "killed before the ingest began: the run was too slow to reach it in 60 s"
+            size = database.stat().st_size
+            assert duckdb_tables(database) == {}, f"killed {delay} s into the ingest, file of {size} bytes"
+            killed_inside += 1
+        else:  # the ingest was done before the kill: then every row is there
+            assert process.returncode == 1
+            assert duckdb_tables(database) == {"bad_rows": rows}
+    assert killed_inside >= 1
+
+
 def test_an_ingest_that_fails_is_exit_3_and_adds_no_rows(rules, tmp_path):  # noqa: F811
     import sqlite3
     with sqlite3.connect(tmp_path / "dl.db") as connection:

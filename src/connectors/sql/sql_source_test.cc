@@ -1,10 +1,12 @@
 #include "connectors/sql/sql_source.h"
 
+#include <arrow/array/array_primitive.h>
 #include <gtest/gtest.h>
 
 #include "connectors/sql/sqlite_test_util.h"
 #include "io/io_test_util.h"
 #include "io/source_registry.h"
+#include "store/store_test_util.h"
 
 namespace griffin::sql {
 namespace {
@@ -125,8 +127,42 @@ TEST_F(SqliteSourceTest, ColumnsWithoutValuesAreNullTyped) {
     auto batch = (*chunk)->Decode();
     ASSERT_TRUE(batch.ok()) << batch.status().message();
     EXPECT_EQ((*batch)->columns[0].array->type_id(), arrow::Type::NA) << table;
-    if (std::string(table) == "nulls") EXPECT_EQ((*batch)->columns[1].array->type_id(), arrow::Type::INT64);
+    if (std::string(table) == "nulls") {
+      EXPECT_EQ((*batch)->columns[1].array->type_id(), arrow::Type::INT64);
+    }
   }
+}
+
+// PostgreSQL rows come in driver batches of about kPostgresqlBatchBytes
+// (1 MiB), not the driver's 16 MiB: 40,000 rows of ~200 bytes (8 MB) arrive
+// as several batches, each under 65,536 rows (the engine's slice), every
+// row once, in order.
+TEST(PostgresqlSourceTest, RowsComeInBatchesOfAboutOneMebibyte) {
+  bool skip = false;
+  const std::string uri = store_test::PostgresTestUri(&skip);
+  if (skip) {
+    GTEST_SKIP() << "GRIFFIN_NO_PG=1";
+  }
+  ReadOptions options;
+  options.query = "SELECT i, repeat('x', 200) AS s FROM generate_series(1::bigint, 40000) AS i";
+  auto source = OpenInput(uri, options, 0);
+  ASSERT_TRUE(source.ok()) << source.status().message();
+  int64_t rows = 0, batches = 0, largest = 0;
+  for (;;) {
+    auto chunk = (*source)->NextChunk();
+    ASSERT_TRUE(chunk.ok()) << chunk.status().message();
+    if (*chunk == nullptr) break;
+    auto batch = (*chunk)->Decode();
+    ASSERT_TRUE(batch.ok()) << batch.status().message();
+    const auto& ids = static_cast<const arrow::Int64Array&>(*(*batch)->columns[0].array);
+    for (int64_t row = 0; row < ids.length(); ++row) ASSERT_EQ(ids.Value(row), rows + row + 1);
+    rows += (*batch)->num_rows;
+    largest = std::max<int64_t>(largest, (*batch)->num_rows);
+    ++batches;
+  }
+  EXPECT_EQ(rows, 40000);
+  EXPECT_GE(batches, 4);          // 8 MB in ~1 MiB batches (16 MiB would be one)
+  EXPECT_LE(largest, 2 * 5242);   // ~1 MiB / 200 bytes, with the hint's slack
 }
 
 TEST(BuiltinSourcesTest, TheDatabaseSchemesAreRegistered) {
