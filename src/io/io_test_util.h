@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -81,20 +82,28 @@ inline void AppendRows(const Batch& batch, Rows* rows) {
   EXPECT_EQ(next_malformed, batch.malformed_records.size());
 }
 
+// Calls visit(batch) for each batch of a source, to its end; fails the test
+// on an error.
+inline void ForEachBatch(InputSource& source, const std::function<void(const Batch&)>& visit) {
+  for (;;) {
+    auto chunk = source.NextChunk();
+    EXPECT_TRUE(chunk.ok()) << chunk.status().message();
+    if (!chunk.ok() || *chunk == nullptr) return;
+    auto batch = (*chunk)->Decode();
+    EXPECT_TRUE(batch.ok()) << batch.status().message();
+    if (!batch.ok()) return;
+    visit(**batch);
+  }
+}
+
 // Reads a source to its end; fails the test on an error.
 inline Rows ReadAll(InputSource& source, int64_t* num_batches = nullptr) {
   Rows rows;
   int64_t batches = 0;
-  for (;;) {
-    auto chunk = source.NextChunk();
-    EXPECT_TRUE(chunk.ok()) << chunk.status().message();
-    if (!chunk.ok() || *chunk == nullptr) break;
-    auto batch = (*chunk)->Decode();
-    EXPECT_TRUE(batch.ok()) << batch.status().message();
-    if (!batch.ok()) break;
+  ForEachBatch(source, [&](const Batch& batch) {
     ++batches;
-    AppendRows(**batch, &rows);
-  }
+    AppendRows(batch, &rows);
+  });
   if (num_batches) *num_batches = batches;
   return rows;
 }

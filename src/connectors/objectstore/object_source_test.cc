@@ -136,14 +136,7 @@ TEST_F(ObjectSourceTest, ReadsParquetObjectsAndRejectsCorruptOnes) {
   auto source = OpenObjectSource("s3://bucket/p/x.parquet", ReadOptions{}, 0);
   ASSERT_TRUE(source.ok()) << source.status().message();
   int64_t rows = 0;
-  for (;;) {
-    auto chunk = (*source)->NextChunk();
-    ASSERT_TRUE(chunk.ok()) << chunk.status().message();
-    if (*chunk == nullptr) break;
-    auto batch = (*chunk)->Decode();
-    ASSERT_TRUE(batch.ok()) << batch.status().message();
-    rows += (*batch)->num_rows;
-  }
+  testing::ForEachBatch(**source, [&](const Batch& batch) { rows += batch.num_rows; });
   EXPECT_EQ(rows, 3);
 
   Put("bucket/p/bad.parquet", "PAR1 this is not parquet at all PAR1");

@@ -148,18 +148,13 @@ TEST(PostgresqlSourceTest, RowsComeInBatchesOfAboutOneMebibyte) {
   auto source = OpenInput(uri, options, 0);
   ASSERT_TRUE(source.ok()) << source.status().message();
   int64_t rows = 0, batches = 0, largest = 0;
-  for (;;) {
-    auto chunk = (*source)->NextChunk();
-    ASSERT_TRUE(chunk.ok()) << chunk.status().message();
-    if (*chunk == nullptr) break;
-    auto batch = (*chunk)->Decode();
-    ASSERT_TRUE(batch.ok()) << batch.status().message();
-    const auto& ids = static_cast<const arrow::Int64Array&>(*(*batch)->columns[0].array);
+  griffin::testing::ForEachBatch(**source, [&](const Batch& batch) {
+    const auto& ids = static_cast<const arrow::Int64Array&>(*batch.columns[0].array);
     for (int64_t row = 0; row < ids.length(); ++row) ASSERT_EQ(ids.Value(row), rows + row + 1);
-    rows += (*batch)->num_rows;
-    largest = std::max<int64_t>(largest, (*batch)->num_rows);
+    rows += batch.num_rows;
+    largest = std::max<int64_t>(largest, batch.num_rows);
     ++batches;
-  }
+  });
   EXPECT_EQ(rows, 40000);
   EXPECT_GE(batches, 4);          // 8 MB in ~1 MiB batches (16 MiB would be one)
   EXPECT_LE(largest, 2 * 5242);   // ~1 MiB / 200 bytes, with the hint's slack
