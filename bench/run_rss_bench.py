@@ -126,6 +126,12 @@ def summarize(results, target):
         lines.append(line)
     verdict = "met" if worst <= target else "missed"
     lines.append(f"largest ratio {worst:.2f}x, target {target}x: {verdict}")
+    for case in [c for c in base["cases"] if c.startswith("limit-")]:
+        peaks = [result["cases"][case]["peak_rss_mb"] for result in results]
+        lines.append(f"with --memory-limit {case[len('limit-'):]}: peak RSS "
+                     + " / ".join(f"{peak:.1f}" for peak in peaks)
+                     + f" MB, largest ratio to the default run at {base['rows']:,} rows "
+                     + f"{max(peaks) / base_rss:.2f}x")
     return lines, worst <= target
 
 
@@ -140,6 +146,8 @@ def main(argv=None):
     parser.add_argument("--keep-max-rows", type=int, default=10_000_000,
                         help="a CSV this run generated past this many rows is deleted afterwards")
     parser.add_argument("--keep-data", action="store_true", help="delete no CSV")
+    parser.add_argument("--limit", metavar="SIZE", action="append", default=[],
+                        help="also run with --memory-limit SIZE at every size (e.g. 64MB; repeatable)")
     parser.add_argument("--target", type=float, default=1.2)
     parser.add_argument("--require-flat", action="store_true", help="exit 1 when the target is missed")
     args = parser.parse_args(argv)
@@ -158,6 +166,9 @@ def main(argv=None):
             cases.append("no-limit")
         if args.quick:
             cases.append("spill-4MB")
+        for size in args.limit:
+            CASES[f"limit-{size}"] = ["--memory-limit", size]
+            cases.append(f"limit-{size}")
         try:
             _, result = measure_size(binary, rows, cases, args.runs, args.threads)
         finally:
