@@ -20,7 +20,7 @@
 #                     with --no-build-isolation from the set-up's build tree)
 #   make fuzz         each libFuzzer target for 300 s (FUZZ_SECONDS=N to change; scripts/test.sh: 15 s)
 #   make bench-rss    griffin validate's peak RSS and wall time at 1M, 10M and 100M rows under the default
-#                     --memory-limit (and 1M/10M with no limit); the 100M CSV (~10.5 GB) is generated, then
+#                     --memory-limit and under 64MB (and 1M/10M with no limit); the 100M CSV (~10.4 GB) is generated, then
 #                     deleted (bench/run_rss_bench.py; scripts/test.sh runs --quick: 100k/1M)
 #   make spark-bench      griffin.spark (native, sql) vs PyDeequ and Great Expectations on Spark,
 #                         1M rows, local-cluster with 2 executors then 1, counts compared first
@@ -50,7 +50,7 @@ bench:
 	.venv/bin/python bench/run_peers.py
 
 bench-rss:
-	.venv/bin/python bench/run_rss_bench.py
+	.venv/bin/python bench/run_rss_bench.py --limit 64MB
 
 bench-1m:
 	.venv/bin/python bench/run_peers.py --rows 1000000
