@@ -23,15 +23,7 @@ fi
 mkdir -p "$LIBS"
 while read -r digest path; do
   case "$digest" in ''|\#*) continue ;; esac
-  jar=$LIBS/$(basename "$path")
-  if [ -f "$jar" ] && echo "$digest  $jar" | sha256sum -c --status; then continue; fi
-  curl -fsSL --retry 3 -m 300 -o "$jar.partial" "$REPO/$path"
-  if ! echo "$digest  $jar.partial" | sha256sum -c --status; then
-    rm -f "$jar.partial"
-    echo "setup_kafka: $REPO/$path: SHA-256 mismatch" >&2
-    exit 1
-  fi
-  mv "$jar.partial" "$jar"
+  ./fetch_checked.sh "$REPO/$path" "$digest" "$LIBS/$(basename "$path")"
 done <"$LOCK"
 # Jars left from another lock would join the class path: keep only the listed ones.
 listed=$(grep -v '^#' "$LOCK" | awk '{print $2}' | xargs -n1 basename | sort)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs pyspark (requirements-spark.txt, pinned) into the project venv for
-# griffin.spark's tests (tests/python/test_spark.py; Java 17 runs the cluster).
+# griffin.spark's tests (tests/python/test_spark.py; Java 17 runs the cluster), and fetches
+# the jars they add to Spark (scripts/fetch_spark_test_jars.sh).
 # Idempotent: a stamp of the pins' digest skips a repeat install; pip's cache
 # serves a cold CI run's download after the first.
 set -euo pipefail
@@ -11,3 +12,5 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]; then
   .venv/bin/pip install -q --disable-pip-version-check -r requirements-spark.txt
   echo "$digest" > "$stamp"
 fi
+# The jars of the tests that read JDBC and Delta DataFrames.
+scripts/fetch_spark_test_jars.sh >/dev/null

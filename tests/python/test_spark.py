@@ -2,7 +2,9 @@
 (two executor JVMs, one core each), executors' Python workers importing the
 installed griffin package (PYSPARK_PYTHON = this venv's python, not the
 source tree). Reports from 1, 2 and 8 partitions equal `griffin validate` on
-the same Parquet file check by check, `unique` with key= included; clean and
+the same Parquet file check by check, `unique` with key= included (and a CSV
+DataFrame, a view by name, a JDBC DataFrame from PostgreSQL and a Delta
+DataFrame, each against the CLI on the same rows); clean and
 quarantine hold every row exactly once; .save() records the run; a missing
 column and a column type that cannot hold the rule's type give the CLI's
 schema errors; `griffin validate --engine spark` and the example job run
@@ -23,6 +25,8 @@ import griffin
 from griffin_cli import require_binary
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is installed by scripts/setup_spark.sh")
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 RULES = """griffin: 1
 dataset: spark_orders
@@ -78,7 +82,12 @@ def spark():
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     master = os.environ.get("GRIFFIN_SPARK_MASTER", "local-cluster[2,1,1024]")
+    jars = subprocess.run([str(REPO / "scripts" / "fetch_spark_test_jars.sh")], capture_output=True, text=True,
+                          check=True, timeout=300).stdout.strip()   # PostgreSQL's JDBC driver, Delta
     session = (SparkSession.builder.master(master).appName("griffin-tests")
+               .config("spark.jars", jars)
+               .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+               .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
                .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "4")
@@ -88,8 +97,8 @@ def spark():
     session.stop()
 
 
-def cli_report(rules, path):
-    out = subprocess.run([str(require_binary()), "validate", "-r", str(rules), str(path), "--format", "json",
+def cli_report(rules, *paths):
+    out = subprocess.run([str(require_binary()), "validate", "-r", str(rules), *map(str, paths), "--format", "json",
                           "--no-store"], capture_output=True, text=True, timeout=120)
     assert out.returncode in (0, 1), out.stderr
     return json.loads(out.stdout)
@@ -193,6 +202,99 @@ def test_a_plain_file_scan_is_validated_without_a_checkpoint_and_splits_as_the_c
         assert row_keys(quarantine) == row_keys(cli_quarantine(rules, path, tmp_path).to_pylist())
     finally:
         spark.conf.unset("spark.sql.files.maxPartitionBytes")
+
+
+def test_a_csv_dataframe_and_a_table_by_name_give_the_cli_report(spark, data, tmp_path):
+    """Sources other than a Parquet DataFrame: the same rows as a CSV file read
+    by spark.read.csv (with the Parquet's schema; an empty field is null, as in
+    the CLI), and the Parquet registered as a view and passed by its name. Each
+    report equals `griffin validate` on the same file, check by check, and
+    clean + quarantine hold every row once; both scans are repeatable."""
+    import pyarrow.csv as pacsv
+
+    import griffin.spark
+    from griffin.spark._plan import repeatable
+    path, rules = data
+    csv = tmp_path / "orders.csv"
+    pacsv.write_csv(pq.read_table(path), csv)
+    parquet = spark.read.parquet(str(path))
+    from_csv = spark.read.csv(str(csv), header=True, schema=parquet.schema)
+    assert repeatable(from_csv)
+    result = griffin.spark.validate(from_csv, str(rules), max_violations=10**6)
+    from_file = cli_report(rules, csv)
+    # A text file's report opens with its `malformed` check; Spark hands typed rows over.
+    assert from_file["checks"][0]["name"] == "malformed" and from_file["checks"][0]["violations"] == 0
+    from_file["checks"] = from_file["checks"][1:]
+    same_checks(json.loads(result.report.to_json()), from_file)
+    assert result.clean.count() + result.quarantine.count() == 3000
+    parquet.createOrReplaceTempView("griffin_orders_view")
+    try:
+        by_name = griffin.spark.validate("griffin_orders_view", str(rules))
+        same_checks(json.loads(by_name.report.to_json()), cli_report(rules, path))
+        assert by_name.clean.count() + by_name.quarantine.count() == 3000
+    finally:
+        spark.catalog.dropTempView("griffin_orders_view")
+
+
+def test_a_jdbc_dataframe_gives_the_report_of_the_same_postgresql_table(spark, data):
+    """The rows in the test PostgreSQL, read by spark.read.jdbc (PostgreSQL's
+    JDBC driver, scripts/fetch_spark_test_jars.sh): not repeatable, so
+    localCheckpoint()ed; the report equals `griffin validate` on the same table
+    read through ADBC (postgresql://...?table=), check by check, and clean +
+    quarantine hold every row once."""
+    from urllib.parse import unquote, urlparse
+
+    import griffin.spark
+    from griffin.spark._plan import repeatable
+    from test_sql_sources import postgresql_ingest
+    path, rules = data
+    uri = postgresql_ingest("griffin_spark", "orders", pq.read_table(path))
+    server = urlparse(uri)
+    df = spark.read.jdbc(f"jdbc:postgresql://{server.hostname}:{server.port}{server.path}", "griffin_spark.orders",
+                         properties={"user": unquote(server.username), "password": unquote(server.password or ""),
+                                     "driver": "org.postgresql.Driver"})
+    assert not repeatable(df)
+    result = griffin.spark.validate(df, str(rules), max_violations=10**6)
+    assert "LogicalRDD" in result._prepared._jdf.queryExecution().optimizedPlan().toString()   # the checkpoint
+    same_checks(json.loads(result.report.to_json()), cli_report(rules, uri))
+    assert result.report.rows == 3000
+    assert result.clean.count() + result.quarantine.count() == 3000
+
+
+def test_a_delta_dataframe_gives_the_report_of_the_same_delta_table(spark, data, tmp_path):
+    """A Delta table written by `deltalake` in two commits, read by Spark's own
+    Delta source (delta-spark 3.3.2): a file scan, so repeatable. A Delta table
+    has no row order, and Spark reads the larger file first where the kernel
+    lists the newer one first; which copy of a repeated key is the first (so
+    bad_rows) depends on it. So the report equals `griffin validate` on the
+    table's data files in Spark's order exactly, and `griffin validate
+    delta:PATH` (the kernel's read) in every check's counts; clean +
+    quarantine hold every row once."""
+    from deltalake import write_deltalake
+    from pyspark.sql import functions as F
+
+    import griffin.spark
+    from griffin.spark._plan import repeatable
+    path, rules = data
+    rows = pq.read_table(path)
+    table = tmp_path / "orders_delta"
+    write_deltalake(str(table), rows.slice(0, 1800))
+    write_deltalake(str(table), rows.slice(1800), mode="append")
+    df = spark.read.format("delta").load(str(table))
+    assert repeatable(df)
+    result = griffin.spark.validate(df, str(rules), max_violations=10**6)
+    ours = json.loads(result.report.to_json())
+    files = [r["file"] for r in df.select(F.input_file_name().alias("file"), F.monotonically_increasing_id().alias("at"))
+             .groupBy("file").agg(F.min("at").alias("first")).orderBy("first").collect()]
+    assert len(files) == 2
+    same_checks(ours, cli_report(rules, *[f.removeprefix("file:") for f in files]))
+    from_kernel = cli_report(rules, f"delta:{table}")
+    for a, b in zip(ours["checks"], from_kernel["checks"], strict=True):
+        assert (a["name"], a.get("violations"), a["passed"]) == (b["name"], b.get("violations"), b["passed"])
+        if "observed" in b:
+            assert a["observed"] == pytest.approx(b["observed"], rel=1e-12), a["name"]
+    assert result.report.rows == 3000
+    assert result.clean.count() + result.quarantine.count() == 3000
 
 
 def test_clean_and_quarantine_refuse_partitions_that_changed_since_the_report(spark, data):
