@@ -22,9 +22,11 @@
 #   make bench-rss    griffin validate's peak RSS and wall time at 1M, 10M and 100M rows under the default
 #                     --memory-limit and under 64MB (and 1M/10M with no limit); the 100M CSV (~10.4 GB) is generated, then
 #                     deleted (bench/run_rss_bench.py; scripts/test.sh runs --quick: 100k/1M)
+#   make bench-heavy  issue 16's heavier suite (bench/heavy.rules.yaml, 30 checks) vs the 13-check one, MB/s
+#                     at 1M and 10M rows (bench/run_heavy_bench.py; scripts/test.sh runs --quick)
 #   make spark-bench      griffin.spark (native, sql) vs PyDeequ and Great Expectations on Spark,
 #                         1M rows, local-cluster with 2 executors then 1, counts compared first
-.PHONY: stream-kill-full wheel-test fuzz bench bench-rss bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
+.PHONY: stream-kill-full wheel-test fuzz bench bench-rss bench-heavy bench-1m bench-quick hostile stream-soak stream-soak-quick stream-bench stream-latency profile-bench spark-bench spark-bench-quick
 
 stream-kill-full:
 	GRIFFIN_BIN=$(CURDIR)/build/griffin GRIFFIN_STREAM_FULL=1 .venv/bin/python -m pytest -q tests/python/test_stream_failures.py
@@ -51,6 +53,9 @@ bench:
 
 bench-rss:
 	.venv/bin/python bench/run_rss_bench.py --limit 64MB
+
+bench-heavy:
+	.venv/bin/python bench/run_heavy_bench.py
 
 bench-1m:
 	.venv/bin/python bench/run_peers.py --rows 1000000

@@ -85,6 +85,8 @@ stage "benchmark harness (quick)"
 .venv/bin/python bench/run_objectstore_bench.py --quick
 # Peak RSS at 100k and 1M rows (default limit, no limit, a 4MB limit that spills): the reports equal.
 .venv/bin/python bench/run_rss_bench.py --quick
+# The heavier suite (30 checks) beside the 13-check one, 100k rows: the harness works.
+.venv/bin/python bench/run_heavy_bench.py --quick
 # griffin profile vs whylogs: both profiles equal to an exact reference, 20k rows.
 .venv/bin/python -m pytest -q bench/profile_compare_test.py
 .venv/bin/python bench/run_profile_bench.py --quick
