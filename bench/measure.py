@@ -6,6 +6,7 @@ exec records the old memory's peak), so a measuring parent must stay small: it
 imports no numpy/pyarrow, and data is generated in children (bench/datasets.py).
 Python children also report their own VmHWM (peak_rss_kib()), which exec resets.
 """
+import json
 import os
 import subprocess
 import time
@@ -21,6 +22,19 @@ def run_child(command, env=None, stderr=None):
     return {"status": child.returncode, "stdout": stdout, "wall_s": time.perf_counter() - started,
             "cpu_s": usage.ru_utime + usage.ru_stime,
             "peak_rss_mb": usage.ru_maxrss / 1024}  # ru_maxrss is KiB on Linux
+
+
+def run_validate(argv, rows, who):
+    """run_child(argv) of a `griffin validate ... --format json` command, and its report.
+    Exits naming `who` when griffin fails (an exit other than 0 or 1) or when the report
+    does not hold `rows` rows (every generated record is a row, malformed ones included)."""
+    run = run_child(argv)
+    if run["status"] not in (0, 1):
+        raise SystemExit(f"{who}: exit {run['status']}: {' '.join(argv)}")
+    report = json.loads(run["stdout"])
+    if report["rows"] != rows:
+        raise SystemExit(f"{who}: the report has {report['rows']:,} rows, the input {rows:,}")
+    return run, report
 
 
 def peak_rss_kib(pid="self"):

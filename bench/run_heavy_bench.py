@@ -12,7 +12,6 @@ load average is printed before and after. The CSV is read from the page cache (i
 just generated or read): a rate for the CPU, not the disk. Each run's report must
 have one row per generated record, and every run of a suite the same counts."""
 import argparse
-import json
 import os
 import pathlib
 import statistics
@@ -32,12 +31,7 @@ SUITES = {"heavy": BENCH_DIR / "heavy.rules.yaml", "suite": BENCH_DIR / "suite.r
 def run_suite(binary, rules, data, rows, threads):
     argv = [str(binary), "validate", "-r", str(rules), str(data), "--format", "json", "--no-store",
             "--threads", str(threads)]
-    run = measure.run_child(argv)
-    if run["status"] not in (0, 1):
-        raise SystemExit(f"run_heavy_bench: exit {run['status']}: {' '.join(argv)}")
-    report = json.loads(run["stdout"])
-    if report["rows"] != rows:
-        raise SystemExit(f"run_heavy_bench: {rules.name}: {report['rows']:,} rows in the report, {rows:,} generated")
+    run, report = measure.run_validate(argv, rows, f"run_heavy_bench: {rules.name}")
     counts = [(check["name"], check.get("violations", check.get("observed"))) for check in report["checks"]]
     return run, counts
 

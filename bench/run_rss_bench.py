@@ -62,13 +62,7 @@ def command(binary, data, threads, extra):
 
 
 def run_case(binary, data, rows, threads, case):
-    argv = command(binary, data, threads, CASES[case])
-    run = measure.run_child(argv, stderr=None)
-    if run["status"] not in (0, 1):
-        raise SystemExit(f"run_rss_bench: {case}: exit {run['status']}: {' '.join(argv)}")
-    report = json.loads(run["stdout"])
-    if report["rows"] != rows:  # every generated record is a row (malformed ones included)
-        raise SystemExit(f"run_rss_bench: {case}: the report has {report['rows']:,} rows, the CSV {rows:,}")
+    run, report = measure.run_validate(command(binary, data, threads, CASES[case]), rows, f"run_rss_bench: {case}")
     spill = report.get("spill", {}).get("bytes", 0)
     comparable = json.dumps({k: v for k, v in report.items() if k not in VOLATILE}, sort_keys=True)
     return {"wall_s": run["wall_s"], "cpu_s": run["cpu_s"], "peak_rss_mb": run["peak_rss_mb"],

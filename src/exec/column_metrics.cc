@@ -21,6 +21,14 @@ void SpillKey(KeySpill* spill, uint64_t hash, std::string_view key, std::string*
   spill->Append(hash, *record);
 }
 
+// KeySpill::RecordLength of SpillKey's records.
+size_t SpilledKeyLength(const char* at, size_t available) {
+  if (available < 12) return 0;
+  uint32_t length;
+  std::memcpy(&length, at + 8, 4);
+  return 12 + size_t{length};
+}
+
 }  // namespace
 
 ColumnMetrics::ColumnMetrics(ValueType type, MetricNeeds needs) : type_(type), needs_(needs) {
@@ -102,21 +110,14 @@ Status ColumnMetrics::FinishDistinctSpill(int64_t max_partition_bytes) {
   if (!distinct_spill_ || spilled_distinct_ >= 0) return Status::OK();
   RETURN_IF_ERROR(distinct_spill_->status());
   int64_t count = 0;
-  auto length_of = [](const char* at, size_t available) -> size_t {  // hash (8), length (4), key
-    if (available < 12) return 0;
-    uint32_t length;
-    std::memcpy(&length, at + 8, 4);
-    return 12 + size_t{length};
-  };
-  RETURN_IF_ERROR(distinct_spill_->VisitBounded(max_partition_bytes, length_of, [&](std::string_view bytes) {
+  RETURN_IF_ERROR(distinct_spill_->VisitBounded(max_partition_bytes, SpilledKeyLength, [&](std::string_view bytes) {
     UniqueSet set;
-    for (size_t at = 0; at < bytes.size();) {
+    for (size_t at = 0; at < bytes.size();) {  // VisitBounded hands whole records only
+      const size_t length = SpilledKeyLength(bytes.data() + at, bytes.size() - at);
       uint64_t hash;
-      uint32_t length;
       std::memcpy(&hash, bytes.data() + at, 8);
-      std::memcpy(&length, bytes.data() + at + 8, 4);
-      set.InsertOrFind(hash, std::string_view(bytes.data() + at + 12, length), 0);
-      at += 12 + length;
+      set.InsertOrFind(hash, std::string_view(bytes.data() + at + 12, length - 12), 0);
+      at += length;
     }
     count += set.size();
     return Status::OK();

@@ -84,6 +84,8 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
         """The partition's (partition, rows, state): its batches stream into
         the engine as Spark hands them over (the partition is never held
         whole in the Python worker)."""
+        import itertools
+
         import pyarrow as pa
         from pyspark import TaskContext
         worker = worker_validator()
@@ -94,10 +96,7 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
         rows = [0]
 
         def counted() -> Any:
-            for batch in ([first] if first is not None else []):
-                rows[0] += batch.num_rows
-                yield batch
-            for batch in batches:
+            for batch in itertools.chain([first] if first is not None else [], batches):
                 rows[0] += batch.num_rows
                 yield batch
         reader = pa.RecordBatchReader.from_batches(schema, counted())
