@@ -449,3 +449,23 @@ def test_an_executor_without_griffin_fails_naming_the_fix(data, tmp_path):
     assert run.returncode == 7, run.stderr[-3000:]
     assert "griffin is not installed in this Spark executor's Python" in run.stdout, run.stdout[-3000:]
     assert "spark.archives=griffin-env.tar.gz#env" in run.stdout and "PYSPARK_PYTHON=./env/bin/python" in run.stdout
+
+
+def test_the_driver_refuses_a_report_from_fewer_states_than_partitions():
+    """collect_states: a collect that brings fewer partial states than the
+    validated DataFrame has partitions (a collect cut short) is an error naming
+    the likely cause, not a report of fewer rows; a full one comes back in
+    partition order. No cluster needed: the frame is a stand-in with collect()."""
+    from griffin.spark._executor import collect_states
+
+    class Collected:
+        def __init__(self, rows):
+            self.rows = rows
+
+        def collect(self):
+            return self.rows
+
+    rows = [{"partition": 1, "rows": 5, "state": b"b"}, {"partition": 0, "rows": 7, "state": b"a"}]
+    assert collect_states(Collected(rows), 2) == ([0, 1], [7, 5], [b"a", b"b"])
+    with pytest.raises(RuntimeError, match=r"1 partial states reached the driver for 2 partitions.*driver.memory"):
+        collect_states(Collected(rows[:1]), 2)
