@@ -1,0 +1,160 @@
+// Merger's spilling (MergerOptions::memory_limit): how many bytes the unique and
+// distinct states hold, spilling the largest to files while over the limit, and
+// deciding what spilled once the input ends (FinishSpills). merger.cc merges.
+#include "exec/merger.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "exec/open_addressing.h"
+#include "exec/violation_messages.h"
+
+namespace griffin {
+
+int64_t Merger::UniqueStateBytes(size_t c, bool with_growth) const {
+  const int64_t more = with_growth ? last_batch_rows_ : 0;
+  if (unique_sets_[c]) return unique_sets_[c]->memory_bytes() + unique_sets_[c]->growth_peak_bytes(more);
+  if (int_sets_[c]) return int_sets_[c]->memory_bytes() + int_sets_[c]->growth_peak_bytes(more);
+  return 0;
+}
+
+int64_t Merger::DistinctStateBytes(size_t slot, bool with_growth) const {
+  const auto& metrics = metrics_[slot];
+  const int64_t more = with_growth ? last_batch_rows_ : 0;
+  return metrics ? metrics->distinct_memory_bytes() + metrics->distinct_growth_peak_bytes(more) : 0;
+}
+
+int64_t Merger::StateBytes(bool with_growth) const {
+  int64_t bytes = 0;
+  for (size_t c = 0; c < unique_sets_.size(); ++c) bytes += UniqueStateBytes(c, with_growth);
+  for (size_t slot = 0; slot < metrics_.size(); ++slot) bytes += DistinctStateBytes(slot, with_growth);
+  return bytes;
+}
+
+int64_t Merger::FinishPartitionBytes() const {
+  constexpr int64_t kAtLeast = int64_t{1} << 20;  // tiny test limits still read whole partitions
+  return memory_limit_ > 0 ? std::max(memory_limit_ / 4, kAtLeast) : INT64_MAX;
+}
+
+Status Merger::SpillIfOverLimit() {
+  for (const auto& spill : unique_spills_)
+    if (spill) RETURN_IF_ERROR(spill->status());
+  for (const auto& metrics : metrics_)
+    if (metrics && metrics->distinct_spill()) RETURN_IF_ERROR(metrics->distinct_spill()->status());
+  int64_t total = StateBytes();
+  while (total > memory_limit_) {
+    int64_t largest = 0;
+    size_t check = SIZE_MAX, slot = SIZE_MAX;
+    if (unique_may_spill_) {
+      for (size_t c = 0; c < unique_sets_.size(); ++c) {
+        const int64_t bytes = UniqueStateBytes(c);
+        if (bytes > largest) largest = bytes, check = c;
+      }
+    }
+    if (!keep_partial_) {
+      for (size_t s = 0; s < metrics_.size(); ++s) {
+        const int64_t bytes = DistinctStateBytes(s);
+        if (bytes > largest) largest = bytes, slot = s, check = SIZE_MAX;
+      }
+    }
+    if (largest == 0) {  // nothing left that may spill: warn once it holds more than the limit
+      const int64_t held = StateBytes(/*with_growth=*/false);
+      if (held > memory_limit_) unspillable_state_bytes_ = std::max(unspillable_state_bytes_, held);
+      break;
+    }
+    ASSIGN_OR_RETURN(std::unique_ptr<KeySpill> files, KeySpill::Open(tmp_dir_));
+    if (check != SIZE_MAX) SpillUnique(check, std::move(files));
+    else metrics_[slot]->SpillDistinct(std::move(files));
+    total = StateBytes();
+  }
+  return Status::OK();
+}
+
+void Merger::SpillUnique(size_t c, std::unique_ptr<KeySpill> files) {
+  auto spill = std::make_unique<UniqueSpill>(std::move(files));
+  if (int_sets_[c]) {
+    int_sets_[c]->ForEach([&](uint64_t key, int64_t first) {
+      spill->AddFirst(Mix64(key), std::string_view(reinterpret_cast<const char*>(&key), 8), first);
+    });
+    int_sets_[c].reset();
+  } else {
+    unique_sets_[c]->ForEach(
+        [&](uint64_t hash, std::string_view key, int64_t first) { spill->AddFirst(hash, key, first); });
+    unique_sets_[c].reset();
+  }
+  unique_spills_[c] = std::move(spill);
+  if (spill_start_row_ < 0) spill_start_row_ = row_offset_ + rows_;
+}
+
+void Merger::RecordBadBits(const uint8_t* bad, int64_t rows) {
+  bad_bits_.resize(static_cast<size_t>((bad_bits_rows_ + rows + 63) / 64), 0);
+  for (int64_t r = 0; r < rows; ++r, ++bad_bits_rows_)
+    if (bad[r]) bad_bits_[bad_bits_rows_ >> 6] |= uint64_t{1} << (bad_bits_rows_ & 63);
+}
+
+void Merger::MarkBadAfterSpill(int64_t row) {
+  const int64_t i = row - spill_start_row_;
+  uint64_t& word = bad_bits_[static_cast<size_t>(i >> 6)];
+  const uint64_t bit = uint64_t{1} << (i & 63);
+  if (word & bit) return;
+  word |= bit;
+  ++bad_rows_;
+}
+
+Status Merger::FinishSpills() {
+  if (spills_finished_) return Status::OK();
+  spills_finished_ = true;
+  for (const auto& metrics : metrics_)
+    if (metrics) RETURN_IF_ERROR(metrics->FinishDistinctSpill(FinishPartitionBytes()));
+  bool listed_more = false;
+  for (size_t c = 0; c < unique_spills_.size(); ++c) {
+    if (!unique_spills_[c]) continue;
+    const CheckInfo& info = plan_->checks()[c];
+    const bool error = info.options.severity == Severity::kError;
+    const size_t room = static_cast<size_t>(std::max<int64_t>(0, max_violations_ - listed_[c]));
+    int64_t repeats = 0;
+    std::vector<SpilledRepeat> listed;
+    RETURN_IF_ERROR(unique_spills_[c]->Finish(
+        room,
+        [&](int64_t row) {
+          ++repeats;
+          if (error) MarkBadAfterSpill(row);
+        },
+        &listed, FinishPartitionBytes()));
+    violations_[c] += repeats;
+    listed_[c] += static_cast<int64_t>(listed.size());
+    for (const SpilledRepeat& repeat : listed) {
+      const ValueView value = repeat.View();
+      ViolationReport v;
+      v.row = repeat.row;
+      v.column = info.column;
+      v.check = info.name;
+      v.value = ReportValue(value);
+      v.message = ViolationMessage(*plan_, static_cast<int>(c), column_checks_[c], value, repeat.row, repeat.first_row);
+      violations_list_.push_back(std::move(v));
+      list_positions_.push_back(static_cast<int>(c));
+      listed_more = true;
+    }
+  }
+  if (listed_more) {  // back to the list's order: by row, then check position
+    std::vector<size_t> order(violations_list_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const ViolationReport& x = violations_list_[a];
+      const ViolationReport& y = violations_list_[b];
+      return x.row != y.row ? x.row < y.row : list_positions_[a] < list_positions_[b];
+    });
+    std::vector<ViolationReport> sorted;
+    std::vector<int> positions;
+    sorted.reserve(order.size());
+    for (size_t i : order) {
+      sorted.push_back(std::move(violations_list_[i]));
+      positions.push_back(list_positions_[i]);
+    }
+    violations_list_ = std::move(sorted);
+    list_positions_ = std::move(positions);
+  }
+  return Status::OK();
+}
+
+}  // namespace griffin
