@@ -79,10 +79,17 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   RETURN_IF_ERROR(CheckValidationOptions(options));
   if (paths.empty()) return Status::UsageError("no input paths given");
   ASSIGN_OR_RETURN(const bool pushdown, sql::ChoosePushdown(options.mode, plan_->rules()));
+  if (pushdown && options.increment)
+    return Status::UsageError("source.incremental: pushdown reads whole tables; validate increments in scan mode");
   if (pushdown) return RunPushdown(paths, options);
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
   ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
   read_options.project_text_columns = !options.on_rows;  // a row consumer may read every column
+  if (options.increment) {
+    read_options.increment_bounded = options.increment->bounded;
+    read_options.increment_after = options.increment->after;
+    read_options.increment_through = options.increment->through;
+  }
   ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, read_options));
   std::vector<std::string> shown;
   for (const std::string& input : inputs) shown.push_back(RedactUri(input));  // reports never show a password

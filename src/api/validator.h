@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,15 @@ struct ValidationOptions {
   // file's source.mode (else scan). Pushdown takes one database URI in
   // ValidatePaths (sql::CheckPushdownInputs); other inputs refuse it.
   std::string mode = "scan";
+  // Rules that read increments (source.incremental): the bounds of this run's
+  // increment, as cli/incremental_run.h's PlanIncrement sets them in a
+  // ReadOptions (increment_bounded, increment_after, increment_through). Not
+  // set: every row, as without a run store.
+  struct IncrementBounds {
+    bool bounded = false;
+    std::string after, through;
+  };
+  std::optional<IncrementBounds> increment;
 };
 
 struct ValidationResult {

@@ -37,6 +37,13 @@ struct IncrementPlan {
 // Sets `options`' increment bounds for the one input. `store` may be null.
 Result<IncrementPlan> PlanIncrement(const std::string& dataset, const std::vector<std::string>& inputs,
                                     RunStore* store, ReadOptions* options);
+// The same, with the watermark already read from a store (`bounded`) or not:
+// for a caller that reads its store elsewhere (griffin serve's reader). The
+// store keeps it under (dataset, IncrementSource(input), options->incremental_column).
+Result<IncrementPlan> PlanIncrementAfter(std::optional<WatermarkRecord> after, bool bounded,
+                                         const std::vector<std::string>& inputs, ReadOptions* options);
+// The input as the store keys its watermark (and reports show it): no password.
+std::string IncrementSource(const std::string& input);
 
 // The report's "increment" and each table check's "scope".
 void DescribeIncrement(const IncrementPlan& plan, Report* report);

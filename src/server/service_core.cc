@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <random>
 
+#include "cli/incremental_run.h"
+#include "plan/read_options.h"
 #include "store/store_records.h"
 #include "report/json_writer.h"
 #include "server/metrics_request.h"
@@ -42,6 +44,14 @@ Denial SchemaDenial(const Dataset& dataset, const Report& report) {
   std::string message = "the body does not fit the rules of " + dataset.name + ": " + report.schema_errors[0].message;
   if (report.schema_errors.size() > 1) message += " (and " + std::to_string(report.schema_errors.size() - 1) + " more)";
   return {Refusal::kUnprocessable, message};
+}
+
+// A source the service reads is the service's, not the caller's: a failure
+// to read it is not a bad request but 503, code source_failed.
+Denial SourceDenial(const Status& status) {
+  if (status.code() == StatusCode::kInputError)
+    return Denial{Refusal::kUnavailable, status.message(), 1.0, "source_failed"};
+  return FromStatus(status);
 }
 
 }  // namespace
@@ -170,7 +180,7 @@ ValidationOptions ServiceCore::EngineOptions(int64_t max_violations, Clock::time
 
 std::optional<Denial> ServiceCore::Record(const Caller& caller, const Dataset& dataset, const Report& report,
                                           const std::string& json, int64_t input_bytes, const std::string& origin,
-                                          RecordMode mode) {
+                                          RecordMode mode, std::vector<WatermarkRecord> watermarks) {
   InputLineage input;
   input.path = report.inputs.empty() ? kBodyName : report.inputs[0];
   input.size = input_bytes;
@@ -183,6 +193,7 @@ std::optional<Denial> ServiceCore::Record(const Caller& caller, const Dataset& d
   run.begin = BeginRunRequest{dataset.name, report.run_id, started_at, GRIFFIN_VERSION, dataset.sha256,
                               dataset.rules().text, dataset.path, caller.id, origin};
   run.finish = MakeFinishRequest(report, json, {input}, {});
+  run.finish.watermarks = std::move(watermarks);
   const Denial behind{Refusal::kUnavailable, "the run store is behind; the run was not recorded, try again", 1.0};
   const auto deadline = DeadlineIn(options_.config.limits.request_timeout_s);
   switch (mode) {
@@ -204,14 +215,18 @@ std::optional<Denial> ServiceCore::Record(const Caller& caller, const Dataset& d
 }
 
 ServiceResult<ValidationOutcome> ServiceCore::Finish(const Caller& caller, const Dataset& dataset, Report report,
-                                                     int64_t input_bytes, const ValidateOptions& options) {
+                                                     int64_t input_bytes, const ValidateOptions& options,
+                                                     std::vector<WatermarkRecord> watermarks) {
   report.run_id = NewRunId();
   report.dataset = dataset.name;
   metrics_.CountRows(dataset.name, report.rows, report.bad_rows);
   ValidationOutcome outcome{report.run_id, ReportToJson(report), report.quality_score};
   if (options.store && recorder_) {
-    const RecordMode mode = options.await_record ? RecordMode::kAwait : RecordMode::kQueue;
-    if (auto denied = Record(caller, dataset, report, outcome.json, input_bytes, options.origin, mode)) return *denied;
+    // A watermark moves only once its record is written: the next increment reads past it.
+    const RecordMode mode = options.await_record || !watermarks.empty() ? RecordMode::kAwait : RecordMode::kQueue;
+    if (auto denied = Record(caller, dataset, report, outcome.json, input_bytes, options.origin, mode,
+                             std::move(watermarks)))
+      return *denied;
   }
   // Alerts go to their own thread: the answer never waits for a webhook.
   std::vector<AlertTarget> targets = options_.config.alerts;
@@ -253,25 +268,61 @@ ServiceResult<ValidationOutcome> ServiceCore::ValidateSource(const Caller& calle
     return Denial{Refusal::kBadRequest, "source=true: dataset '" + dataset.name +
                                             "' names no source (sources: in the service's config)"};
   if (!dataset.rules().source.incremental_column.empty())
-    return Denial{Refusal::kBadRequest, "source=true: dataset '" + dataset.name +
-                                            "' reads increments (source.incremental), which only griffin validate "
-                                            "does; the service validates whole tables"};
+    return ValidateIncrement(caller, dataset, source->second, options);
+  ServiceResult<Report> report = RunSource(dataset, source->second, options.max_violations, std::nullopt);
+  if (!report.ok()) return report.denial();
+  const int64_t input_bytes = report->input_bytes;
+  return Finish(caller, dataset, std::move(report.value()), input_bytes, options);
+}
+
+ServiceResult<Report> ServiceCore::RunSource(const Dataset& dataset, const std::string& source,
+                                             int64_t max_violations,
+                                             std::optional<ValidationOptions::IncrementBounds> increment) {
   auto timed_out = std::make_shared<std::atomic<bool>>(false);
-  const ValidationOptions engine =
-      EngineOptions(options.max_violations, DeadlineIn(options_.config.limits.request_timeout_s), timed_out);
-  Result<ValidationResult> result = ValidatorFor(dataset)->ValidatePaths({source->second}, engine);
+  ValidationOptions engine =
+      EngineOptions(max_violations, DeadlineIn(options_.config.limits.request_timeout_s), timed_out);
+  engine.increment = std::move(increment);
+  Result<ValidationResult> result = ValidatorFor(dataset)->ValidatePaths({source}, engine);
   if (timed_out->load()) {
     return Denial{Refusal::kUnavailable, "validation ran past the request timeout of " +
                                              FormatDouble(options_.config.limits.request_timeout_s) + " s", 1.0};
   }
-  if (!result.ok()) {
-    // The source is the service's, not the caller's: a failure to read it is not a bad request.
-    if (result.status().code() == StatusCode::kInputError)
-      return Denial{Refusal::kUnavailable, result.status().message(), 1.0, "source_failed"};
-    return FromStatus(result.status());
+  if (!result.ok()) return SourceDenial(result.status());
+  return std::move(result->report);
+}
+
+ServiceResult<ValidationOutcome> ServiceCore::ValidateIncrement(const Caller& caller, const Dataset& dataset,
+                                                                const std::string& source,
+                                                                const ValidateOptions& options) {
+  std::shared_ptr<std::mutex> increment_lock = IncrementLock(dataset.name);
+  std::lock_guard<std::mutex> lock(*increment_lock);  // until the next watermark is written
+  ReadOptions read = ReadOptionsFromRules(ValidatorFor(dataset)->plan(), ValidationOptions{}.batch_rows);
+  // The watermark comes from the store (store=false too: it reads the same
+  // increment and moves nothing); without one, every row.
+  std::optional<WatermarkRecord> after;
+  if (recorder_) {
+    ServiceResult<std::string> read_store = ReadStore([&](RunStore& store) -> Result<std::string> {
+      ASSIGN_OR_RETURN(after, store.Watermark(dataset.name, IncrementSource(source), read.incremental_column));
+      return std::string();
+    });
+    if (!read_store.ok()) return read_store.denial();
   }
-  const int64_t input_bytes = result->report.input_bytes;
-  return Finish(caller, dataset, std::move(result->report), input_bytes, options);
+  Result<IncrementPlan> plan = PlanIncrementAfter(std::move(after), recorder_ != nullptr, {source}, &read);
+  if (!plan.ok()) return SourceDenial(plan.status());
+  ServiceResult<Report> report =
+      RunSource(dataset, source, options.max_violations,
+                ValidationOptions::IncrementBounds{read.increment_bounded, read.increment_after, read.increment_through});
+  if (!report.ok()) return report.denial();
+  DescribeIncrement(*plan, &report.value());
+  const int64_t input_bytes = report->input_bytes;
+  return Finish(caller, dataset, std::move(report.value()), input_bytes, options, NextWatermarks(*plan));
+}
+
+std::shared_ptr<std::mutex> ServiceCore::IncrementLock(const std::string& dataset) {
+  std::lock_guard<std::mutex> lock(increment_locks_mutex_);
+  std::shared_ptr<std::mutex>& found = increment_locks_[dataset];
+  if (!found) found = std::make_shared<std::mutex>();
+  return found;
 }
 
 ServiceResult<std::string> ServiceCore::ScoreMetrics(const Caller& caller, std::string_view body) {

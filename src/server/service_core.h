@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "alerts/alert_dispatcher.h"
 #include "report/report.h"
@@ -82,17 +83,25 @@ class ServiceCore {
   ServiceResult<ValidationOutcome> Validate(const Caller& caller, const Dataset& dataset, std::string_view body,
                                             BodyFormat format, const ValidateOptions& options);
   // Reads and validates the source the config names for the dataset
-  // (`sources:`), as `griffin validate URI` would (the whole table). 400 when
-  // it names none, or the rules read increments (source.incremental: only
-  // griffin validate keeps watermarks); 503 (code source_failed) when the
-  // source cannot be read (refused connection, credentials, missing table),
-  // with the URI's password as ***; 422 for schema errors.
+  // (`sources:`), as `griffin validate URI` would: the whole table, or with
+  // rules that read increments (source.incremental) the rows past the
+  // watermark the dataset's last recorded run left in the run store (every
+  // row without a store). A recorded increment is answered once its record,
+  // and with it the next watermark, is written; increments of one dataset run
+  // one at a time, so two requests never read the same rows. A run that is
+  // not recorded (store=false) reads the increment and moves nothing. 400 when
+  // it names no source; 503 (code source_failed) when the source cannot be
+  // read (refused connection, credentials, missing table), with the URI's
+  // password as ***; 422 for schema errors.
   ServiceResult<ValidationOutcome> ValidateSource(const Caller& caller, const Dataset& dataset,
                                                   const ValidateOptions& options);
   // Finishes a validation run elsewhere (Flight): the schema-error check,
   // counting, the batch-score memory and the record, as Validate does.
+  // `watermarks`: what the record moves (an increment's, written in its
+  // transaction); when there are any the answer waits for the write.
   ServiceResult<ValidationOutcome> Finish(const Caller& caller, const Dataset& dataset, Report report,
-                                          int64_t input_bytes, const ValidateOptions& options);
+                                          int64_t input_bytes, const ValidateOptions& options,
+                                          std::vector<WatermarkRecord> watermarks = {});
   // POST /metrics: the answer's JSON (quality_score.h).
   ServiceResult<std::string> ScoreMetrics(const Caller& caller, std::string_view body);
 
@@ -140,7 +149,17 @@ class ServiceCore {
   enum class RecordMode { kTry, kQueue, kAwait };
   std::optional<Denial> Record(const Caller& caller, const Dataset& dataset, const Report& report,
                                const std::string& json, int64_t input_bytes, const std::string& origin,
-                               RecordMode mode);
+                               RecordMode mode, std::vector<WatermarkRecord> watermarks = {});
+  // Reads and validates the dataset's source within the request timeout;
+  // `increment`: the bounds of an incremental run.
+  ServiceResult<Report> RunSource(const Dataset& dataset, const std::string& source, int64_t max_violations,
+                                  std::optional<ValidationOptions::IncrementBounds> increment);
+  // An incremental run of the dataset's source (ValidateSource), under the
+  // dataset's increment lock.
+  ServiceResult<ValidationOutcome> ValidateIncrement(const Caller& caller, const Dataset& dataset,
+                                                     const std::string& source, const ValidateOptions& options);
+  // The lock that keeps one increment of `dataset` running at a time.
+  std::shared_ptr<std::mutex> IncrementLock(const std::string& dataset);
 
   Options options_;
   KeyRing keys_;
@@ -151,7 +170,9 @@ class ServiceCore {
   std::unique_ptr<RunRecorder> recorder_;
   std::unique_ptr<AlertDispatcher> alerts_;  // the config's and the datasets' alerts
   std::mutex reader_mutex_;
-  std::unique_ptr<RunStore> reader_;  // GET /v1/runs, opened on first use
+  std::unique_ptr<RunStore> reader_;  // GET /v1/runs and watermarks, opened on first use
+  std::mutex increment_locks_mutex_;
+  std::map<std::string, std::shared_ptr<std::mutex>> increment_locks_;  // by dataset
   // The store's number of each loaded rule version, by (dataset, sha256),
   // set by the recorder's thread once written.
   mutable std::mutex rule_numbers_mutex_;

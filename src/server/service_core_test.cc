@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
+#include "connectors/sql/sqlite_test_util.h"
 #include "server/service_test_util.h"
 
 namespace griffin::server {
@@ -60,6 +63,79 @@ TEST(ServiceCoreTest, ValidatesAndScores) {
   EXPECT_EQ((*runs)[1].key_id, "a");
   EXPECT_EQ((*runs)[1].origin, "http");
   EXPECT_EQ(core.RecorderSummary().rfind("runs: 3 written, 0 failed, 0 dropped", 0), 0u) << core.RecorderSummary();
+}
+
+// A dataset whose rules read increments of a SQLite table named under `sources:`.
+TestService IncrementService(const std::string& store) {
+  return TestService(store, [](TestService& service, ServiceCore::Options& options) {
+    service.dir.Write("rules/events.yaml", R"(griffin: 1
+dataset: events
+source:
+  incremental: {column: seq}
+columns:
+  x: {type: float64, min: 0}
+)");
+    sql::testing::ExecSqlite(service.dir.Path("events.db"),
+                             "CREATE TABLE events(x REAL, seq INTEGER); INSERT INTO events VALUES (1, 1), (-1, 2);");
+    options.config.sources["events"] = "sqlite://" + service.dir.Path("events.db") + "?table=events";
+  });
+}
+
+int64_t RowsOf(const ServiceResult<ValidationOutcome>& outcome) {
+  EXPECT_TRUE(outcome.ok()) << outcome.denial().message;
+  if (!outcome.ok()) return -1;
+  const size_t at = outcome->json.find("\"rows\": ");
+  return at == std::string::npos ? -1 : std::stoll(outcome->json.substr(at + 8));
+}
+
+// POST /v1/datasets/events/validate?source=true as key "a".
+ServiceResult<ValidationOutcome> ValidateEvents(ServiceCore& core, const ServiceCore::ValidateOptions& options) {
+  const Caller caller = core.Authenticate("Bearer token-a").value();
+  return core.ValidateSource(caller, *core.DatasetFor(caller, "events").value(), options);
+}
+
+TEST(ServiceCoreTest, ReadsEachIncrementOfASourceOnce) {
+  TestService service = IncrementService("runs.db");
+  ASSERT_NE(service.core, nullptr);
+  ServiceCore& core = *service.core;
+  ServiceCore::ValidateOptions recorded, unrecorded;
+  unrecorded.store = false;
+
+  ServiceResult<ValidationOutcome> first = ValidateEvents(core, recorded);
+  EXPECT_EQ(RowsOf(first), 2);
+  EXPECT_NE(first->json.find("\"scope\": \"table\""), std::string::npos) << first->json;
+  EXPECT_EQ(first->quality_score, 0.5);
+  EXPECT_EQ(RowsOf(ValidateEvents(core, recorded)), 0);  // nothing new
+
+  sql::testing::ExecSqlite(service.dir.Path("events.db"), "INSERT INTO events VALUES (2, 3), (3, 4), (-5, 5);");
+  EXPECT_EQ(RowsOf(ValidateEvents(core, unrecorded)), 3);  // a look: moves nothing
+  // Two at once: one reads the three rows, the other waits for its record and reads none.
+  auto other = std::async(std::launch::async, [&] { return RowsOf(ValidateEvents(core, recorded)); });
+  const int64_t here = RowsOf(ValidateEvents(core, recorded));
+  const int64_t there = other.get();
+  EXPECT_EQ(std::min(here, there), 0);
+  EXPECT_EQ(std::max(here, there), 3);
+  core.Close();
+}
+
+TEST(ServiceCoreTest, WithoutAStoreAnIncrementalSourceIsReadWhole) {
+  TestService service = IncrementService("");
+  ASSERT_NE(service.core, nullptr);
+  EXPECT_EQ(RowsOf(ValidateEvents(*service.core, {})), 2);
+  EXPECT_EQ(RowsOf(ValidateEvents(*service.core, {})), 2);
+}
+
+TEST(ServiceCoreTest, AnIncrementalSourceThatCannotBeReadIsSourceFailed) {
+  TestService service("runs.db", [](TestService& service, ServiceCore::Options& options) {
+    service.dir.Write("rules/events.yaml",
+                      "griffin: 1\ndataset: events\nsource:\n  incremental: {column: seq}\ncolumns:\n  x: {type: float64}\n");
+    options.config.sources["events"] = "sqlite://" + service.dir.Path("missing.db") + "?table=events";
+  });
+  ASSERT_NE(service.core, nullptr);
+  ServiceResult<ValidationOutcome> failed = ValidateEvents(*service.core, {});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.denial().refusal, Refusal::kUnavailable) << failed.denial().message;
+  EXPECT_EQ(failed.denial().code, "source_failed") << failed.denial().message;
 }
 
 TEST(ServiceCoreTest, RefusesToStartWithoutKeysOrRules) {

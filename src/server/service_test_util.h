@@ -2,6 +2,7 @@
 // directory with one key ("token-a", id "a") limited to no dataset list.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,7 +24,10 @@ struct TestService {
   griffin::testing::TempDir dir;
   std::unique_ptr<ServiceCore> core;
 
-  explicit TestService(const std::string& store = "") {
+  // `store`: a store file in `dir` ("": --no-store); `configure` may add to
+  // the options (rule files written to dir/rules first, sources) before start.
+  explicit TestService(const std::string& store = "",
+                       const std::function<void(TestService&, ServiceCore::Options&)>& configure = nullptr) {
     ::mkdir(dir.Path("rules").c_str(), 0755);
     dir.Write("rules/steps.yaml", kStepsRules);
     ServiceCore::Options options;
@@ -34,6 +38,7 @@ struct TestService {
     key.digest = Sha256("token-a");
     options.config.keys.push_back(key);
     options.config.limits.rate = RateLimit{1000, 1000};
+    if (configure) configure(*this, options);
     auto created = ServiceCore::Create(std::move(options));
     EXPECT_TRUE(created.ok()) << created.status().message();
     if (created.ok()) core = std::move(*created);

@@ -243,3 +243,66 @@ def test_a_changed_table_reports_schema_changes(engine, rule_files, tmp_path):
     if retype:
         assert any("column 'id' changed type from" in c for c in changed["schema_changes"])
     assert "schema_changes" not in validate(plain, table.uri, "--store", store)
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_serve_reads_each_increment_once(engine, rule_files, tmp_path):
+    """`griffin serve` with a dataset whose source reads increments: each recorded
+    call reads the rows past the last one's watermark, with the verdicts griffin
+    validate gives for those rows as a CSV; store=false reads the pending
+    increment and moves nothing; two calls at once never read the same rows; a
+    service without a store reads every row."""
+    import concurrent.futures
+
+    import requests
+    from server_harness import GriffinServer, auth, config_yaml
+
+    incremental, plain = rule_files
+    table = Table(engine, tmp_path)
+    table.insert(FIRST)
+    config = config_yaml() + f"sources:\n  inc: '{table.uri}'\n"
+    rules = {"inc": incremental.read_text()}
+    work = tmp_path / "serve"
+    work.mkdir()
+
+    def call(server, store="true"):
+        answer = requests.post(f"{server.url}/v1/datasets/inc/validate?source=true&store={store}", headers=auth(),
+                               timeout=60)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    with GriffinServer(work, rules, config=config, flight=False) as server:
+        first = call(server)
+        assert verdicts(first) == verdicts(validate(plain, write_csv(tmp_path / "first.csv", FIRST), "--no-store"))
+        assert first["increment"]["after"] is None and first["increment"]["scope"] == "table"
+
+        table.insert(LATER)
+        peek = call(server, store="false")
+        assert peek["rows"] == len(LATER) and peek["increment"]["after"] == first["increment"]["through"]
+        second = call(server)  # the peek moved nothing: the same rows
+        assert verdicts(second) == verdicts(validate(plain, write_csv(tmp_path / "later.csv", LATER), "--no-store"))
+        assert second["increment"]["after"] == first["increment"]["through"]
+        assert {c["scope"] for c in second["checks"] if "observed" in c} == {"increment"}
+
+        # Two calls at once: one reads the new rows, the other waits for its record and reads none.
+        table.insert(EVEN_LATER)
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            both = list(pool.map(lambda _: call(server), range(2)))
+        assert sorted(r["rows"] for r in both) == [0, len(EVEN_LATER)], [r["increment"] for r in both]
+        read = next(r for r in both if r["rows"])
+        assert verdicts(read) == verdicts(validate(plain, write_csv(tmp_path / "last.csv", EVEN_LATER), "--no-store"))
+        assert call(server)["rows"] == 0
+
+        # The store holds one run per call, each increment's watermark the next one's start.
+        runs = requests.get(server.url + "/v1/runs?dataset=inc", headers=auth(), timeout=30).json()
+        assert {first["run_id"], second["run_id"], *(r["run_id"] for r in both)} <= set(
+            r["run_id"] for r in runs["runs"]), runs
+        assert peek["run_id"] not in json.dumps(runs)
+
+    # No store: every row, each time.
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    with GriffinServer(bare, rules, config=config, flight=False, store=False) as server:
+        whole = call(server, store="false")
+        assert whole["rows"] == len(FIRST) + len(LATER) + len(EVEN_LATER)
+        assert whole["increment"]["scope"] == "table" and whole["increment"]["after"] is None
