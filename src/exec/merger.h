@@ -130,8 +130,9 @@ class Merger {
   Status SpillIfOverLimit();
   // Moves check c's unique keys to `files`; its later keys go there too.
   void SpillUnique(size_t c, std::unique_ptr<KeySpill> files);
-  // A row (>= spill_start_row_) found bad by FinishSpills: counted once.
-  void MarkBadAfterSpill(int64_t row);
+  // A row (>= spill_start_row_) found bad by FinishSpills: true the first
+  // time it is marked (the caller counts it). Safe from several threads.
+  bool MarkBadAfterSpill(int64_t row);
   // Appends the batch's bad flags to bad_bits_ (once a unique state spilled).
   void RecordBadBits(const uint8_t* bad, int64_t rows);
 

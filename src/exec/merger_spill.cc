@@ -4,7 +4,9 @@
 #include "exec/merger.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <future>
 
 #include "exec/open_addressing.h"
 #include "exec/violation_messages.h"
@@ -92,13 +94,11 @@ void Merger::RecordBadBits(const uint8_t* bad, int64_t rows) {
     if (bad[r]) bad_bits_[bad_bits_rows_ >> 6] |= uint64_t{1} << (bad_bits_rows_ & 63);
 }
 
-void Merger::MarkBadAfterSpill(int64_t row) {
+bool Merger::MarkBadAfterSpill(int64_t row) {
   const int64_t i = row - spill_start_row_;
-  uint64_t& word = bad_bits_[static_cast<size_t>(i >> 6)];
+  std::atomic_ref<uint64_t> word(bad_bits_[static_cast<size_t>(i >> 6)]);
   const uint64_t bit = uint64_t{1} << (i & 63);
-  if (word & bit) return;
-  word |= bit;
-  ++bad_rows_;
+  return (word.fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
 }
 
 Status Merger::FinishSpills() {
@@ -106,24 +106,49 @@ Status Merger::FinishSpills() {
   spills_finished_ = true;
   for (const auto& metrics : metrics_)
     if (metrics) RETURN_IF_ERROR(metrics->FinishDistinctSpill(FinishPartitionBytes()));
-  bool listed_more = false;
+  // The spilled unique checks are decided at once, each on a thread of its
+  // own (their files and sets are their own; a row found bad by two is
+  // counted once through bad_bits_). Together they hold at most a quarter of
+  // the limit each.
+  struct Decided {
+    size_t check;
+    std::atomic<int64_t> repeats{0};
+    std::vector<SpilledRepeat> listed;
+    Status status;
+  };
+  std::vector<std::unique_ptr<Decided>> decided;
   for (size_t c = 0; c < unique_spills_.size(); ++c) {
     if (!unique_spills_[c]) continue;
-    const CheckInfo& info = plan_->checks()[c];
+    decided.push_back(std::make_unique<Decided>());
+    decided.back()->check = c;
+  }
+  std::atomic<int64_t> newly_bad{0};
+  auto decide = [&](Decided& d) {
+    const CheckInfo& info = plan_->checks()[d.check];
     const bool error = info.options.severity == Severity::kError;
-    const size_t room = static_cast<size_t>(std::max<int64_t>(0, max_violations_ - listed_[c]));
-    int64_t repeats = 0;
-    std::vector<SpilledRepeat> listed;
-    RETURN_IF_ERROR(unique_spills_[c]->Finish(
+    const size_t room = static_cast<size_t>(std::max<int64_t>(0, max_violations_ - listed_[d.check]));
+    d.status = unique_spills_[d.check]->Finish(
         room,
         [&](int64_t row) {
-          ++repeats;
-          if (error) MarkBadAfterSpill(row);
+          d.repeats.fetch_add(1, std::memory_order_relaxed);
+          if (error && MarkBadAfterSpill(row)) newly_bad.fetch_add(1, std::memory_order_relaxed);
         },
-        &listed, FinishPartitionBytes()));
-    violations_[c] += repeats;
-    listed_[c] += static_cast<int64_t>(listed.size());
-    for (const SpilledRepeat& repeat : listed) {
+        &d.listed, FinishPartitionBytes());
+  };
+  std::vector<std::future<void>> others;
+  for (size_t i = 1; i < decided.size(); ++i)
+    others.push_back(std::async(std::launch::async, [&decide, d = decided[i].get()] { decide(*d); }));
+  if (!decided.empty()) decide(*decided[0]);
+  for (std::future<void>& other : others) other.get();
+  bad_rows_ += newly_bad.load();
+  bool listed_more = false;
+  for (const auto& d : decided) {  // in check order: the report does not depend on the threads
+    RETURN_IF_ERROR(d->status);
+    const size_t c = d->check;
+    const CheckInfo& info = plan_->checks()[c];
+    violations_[c] += d->repeats.load();
+    listed_[c] += static_cast<int64_t>(d->listed.size());
+    for (const SpilledRepeat& repeat : d->listed) {
       const ValueView value = repeat.View();
       ViolationReport v;
       v.row = repeat.row;

@@ -47,6 +47,11 @@ class QuantileSketch {
     }
     return a < b;
   }
+  // Less as a function object: the standard algorithms inline it (passed as
+  // a function pointer, each comparison of a sort was an indirect call).
+  struct LessFn {
+    bool operator()(T a, T b) const { return Less(a, b); }
+  };
 
   void Add(T value) {
     ++count_;
@@ -73,7 +78,7 @@ class QuantileSketch {
   // Sorts the exact values (a worker's last step, so that merging them into a
   // compacted sketch is linear); answers do not change.
   void SortExact() {
-    if (levels_.empty()) std::sort(exact_.begin(), exact_.end(), Less);
+    if (levels_.empty()) std::sort(exact_.begin(), exact_.end(), LessFn{});
   }
 
   // Adds `other`'s values after this sketch's: appended while the union is
@@ -142,7 +147,7 @@ class QuantileSketch {
     rank = std::clamp<int64_t>(rank, 1, count_);
     if (levels_.empty()) {
       std::vector<T> sorted = exact_;
-      std::nth_element(sorted.begin(), sorted.begin() + (rank - 1), sorted.end(), Less);
+      std::nth_element(sorted.begin(), sorted.begin() + (rank - 1), sorted.end(), LessFn{});
       return sorted[rank - 1];
     }
     std::vector<std::pair<T, int64_t>> weighted;
@@ -171,7 +176,7 @@ class QuantileSketch {
       levels_.resize(1);
       parity_.resize(1, 0);
     }
-    std::sort(values.begin(), values.end(), Less);
+    std::sort(values.begin(), values.end(), LessFn{});
     std::vector<T> carry = std::move(values);
     for (size_t h = 0; !carry.empty(); ++h) {
       Settle(h, std::move(carry));
@@ -181,14 +186,14 @@ class QuantileSketch {
 
   static std::vector<T> SortedCopy(const std::vector<T>& values) {
     std::vector<T> copy = values;
-    if (!std::is_sorted(copy.begin(), copy.end(), Less)) std::sort(copy.begin(), copy.end(), Less);
+    if (!std::is_sorted(copy.begin(), copy.end(), LessFn{})) std::sort(copy.begin(), copy.end(), LessFn{});
     return copy;
   }
   static std::vector<T> MergeSorted(std::vector<T> a, const std::vector<T>& b) {
     if (a.empty()) return b;
     const size_t middle = a.size();
     a.insert(a.end(), b.begin(), b.end());
-    std::inplace_merge(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(middle), a.end(), Less);
+    std::inplace_merge(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(middle), a.end(), LessFn{});
     return a;
   }
   // Merges sorted `values` into level h (sorting the level first: Add leaves
@@ -199,7 +204,7 @@ class QuantileSketch {
       parity_.resize(h + 1, 0);
     }
     std::vector<T>& level = levels_[h];
-    if (!std::is_sorted(level.begin(), level.end(), Less)) std::sort(level.begin(), level.end(), Less);
+    if (!std::is_sorted(level.begin(), level.end(), LessFn{})) std::sort(level.begin(), level.end(), LessFn{});
     level = MergeSorted(std::move(values), level);
   }
   // A sorted level h with kLevelCapacity values or more empties: every other
@@ -240,7 +245,7 @@ class QuantileSketch {
     if (levels_[level].size() < kLevelCapacity) return;
     std::vector<T> full = std::move(levels_[level]);
     levels_[level].clear();
-    std::sort(full.begin(), full.end(), Less);
+    std::sort(full.begin(), full.end(), LessFn{});
     const size_t start = parity_[level];
     parity_[level] ^= 1;
     for (size_t i = start; i < full.size(); i += 2) AddToLevel(level + 1, full[i]);
