@@ -195,3 +195,34 @@ def test_unknown_mode_is_refused(spark, data):  # noqa: F811
     path, rules = data
     with pytest.raises(ValueError, match="mode"):
         griffin.spark.validate(spark.read.parquet(str(path)), str(rules["pushed"]), mode="pushdown")
+
+
+def test_sql_mode_scans_once_with_the_filters_and_columns_catalyst_pushes(spark, data, monkeypatch):  # noqa: F811
+    """The aggregation's physical plan, as Spark ran it: one Parquet scan that
+    reads only the rule columns (not `n`) and has the DataFrame's filter pushed
+    into it; the report is native mode's on the same filtered rows."""
+    import griffin.spark
+    import griffin.spark._sql as spark_sql
+    path, rules = data
+    plans = []
+    collect = spark_sql._collect_arrow
+
+    def collect_and_keep_the_plan(frame):
+        table = collect(frame)
+        plans.append(frame._jdf.queryExecution().executedPlan().toString())
+        return table
+    monkeypatch.setattr(spark_sql, "_collect_arrow", collect_and_keep_the_plan)
+    df = spark.read.parquet(str(path)).filter("id >= 1000")  # a file scan and a filter: not checkpointed
+    sql = griffin.spark.validate(df, str(rules["pushed"]), mode="sql")
+    aggregate = plans[0].split("== Initial Plan ==")[0]  # AQE prints the plan it ran, then the one it began with
+    scans = [line for line in aggregate.splitlines() if "FileScan parquet" in line]
+    assert len(scans) == 1, aggregate
+    assert "GreaterThanOrEqual(id,1000)" in scans[0].split("PushedFilters:")[1], scans[0]
+    read_schema = scans[0].split("ReadSchema:")[1]
+    assert all(f"{c}:" in read_schema for c in ("id", "code", "amount", "qty", "day")), read_schema
+    assert ",n:" not in read_schema and "<n:" not in read_schema, read_schema
+    monkeypatch.undo()
+    native = json.loads(griffin.spark.validate(df, str(rules["pushed"])).report.to_json())
+    report = json.loads(sql.report.to_json())
+    assert report["rows"] == 3000
+    same_reports(without_ran_in(report), native, violations=False)
