@@ -112,7 +112,7 @@ Status Merger::FinishSpills() {
   // the limit each.
   struct Decided {
     size_t check;
-    std::atomic<int64_t> repeats{0};
+    int64_t repeats = 0;  // written by its own thread only
     std::vector<SpilledRepeat> listed;
     Status status;
   };
@@ -130,7 +130,7 @@ Status Merger::FinishSpills() {
     d.status = unique_spills_[d.check]->Finish(
         room,
         [&](int64_t row) {
-          d.repeats.fetch_add(1, std::memory_order_relaxed);
+          ++d.repeats;
           if (error && MarkBadAfterSpill(row)) newly_bad.fetch_add(1, std::memory_order_relaxed);
         },
         &d.listed, FinishPartitionBytes());
@@ -146,7 +146,7 @@ Status Merger::FinishSpills() {
     RETURN_IF_ERROR(d->status);
     const size_t c = d->check;
     const CheckInfo& info = plan_->checks()[c];
-    violations_[c] += d->repeats.load();
+    violations_[c] += d->repeats;
     listed_[c] += static_cast<int64_t>(d->listed.size());
     for (const SpilledRepeat& repeat : d->listed) {
       const ValueView value = repeat.View();

@@ -296,7 +296,8 @@ ServiceResult<ValidationOutcome> ServiceCore::ValidateIncrement(const Caller& ca
                                                                 const ValidateOptions& options) {
   std::shared_ptr<std::mutex> increment_lock = IncrementLock(dataset.name);
   std::lock_guard<std::mutex> lock(*increment_lock);  // until the next watermark is written
-  ReadOptions read = ReadOptionsFromRules(ValidatorFor(dataset)->plan(), ValidationOptions{}.batch_rows);
+  // Read options do not depend on `now`: the loaded validator's plan, not a recompiled one.
+  ReadOptions read = ReadOptionsFromRules(dataset.validator->plan(), ValidationOptions{}.batch_rows);
   // The watermark comes from the store (store=false too: it reads the same
   // increment and moves nothing); without one, every row.
   std::optional<WatermarkRecord> after;

@@ -22,9 +22,9 @@ size_t WriteInTransaction(rd_kafka_t* producer, const KafkaUri& uri, const Strea
                              std::chrono::system_clock::now().time_since_epoch()).count();
   auto written = WriteUniqueState(producer, uri, state, now_ms);  // first seen now: within the retention
   EXPECT_TRUE(written.ok()) << written.status().message();
-  // The records reach the broker before an abort, as griffin stream's do (it
-  // aborts only after a commit attempt, which flushes): the aborted keys are
-  // then written and must be skipped. Aborting with records still queued
+  // The records reach the broker before an abort, as griffin stream's mostly
+  // do (it aborts after a commit attempt, which flushes, or after an abortable
+  // error): the aborted keys are then written and must be skipped. Aborting with records still queued
   // races librdkafka 2.0.2's partition registration: its EndTxn(ABORT) can
   // reach the coordinator while the last commit is still its state, and the
   // broker's INVALID_TXN_STATE is fatal to the producer (librdkafka #4849;
