@@ -56,7 +56,7 @@ struct ValidationOptions {
   // ValidatePaths (sql::CheckPushdownInputs); other inputs refuse it.
   std::string mode = "scan";
   // Rules that read increments (source.incremental): the bounds of this run's
-  // increment, as cli/incremental_run.h's PlanIncrement sets them in a
+  // increment, as api/incremental_run.h's PlanIncrement sets them in a
   // ReadOptions (increment_bounded, increment_after, increment_through). Not
   // set: every row, as without a run store.
   struct IncrementBounds {

@@ -13,7 +13,7 @@
 
 #include "alerts/alert_dispatcher.h"
 #include "cli/exit_codes.h"
-#include "cli/incremental_run.h"
+#include "api/incremental_run.h"
 #include "cli/progress_line.h"
 #include "cli/read_args.h"
 #include "cli/spark_submit.h"
@@ -31,7 +31,7 @@
 #include "report/text_writer.h"
 #include "rules/alert_loader.h"
 #include "rules/rule_loader.h"
-#include "cli/schema_drift.h"
+#include "store/schema_drift.h"
 #include "cli/standard_streams.h"
 #include "store/store_records.h"
 #include "cli/validate_html.h"
@@ -183,38 +183,6 @@ class Outputs {
   std::unique_ptr<RowSink> quarantine_, clean_;
   std::unique_ptr<OutputPipeline> pipeline_;  // after the sinks: destroyed first
 };
-
-// The schema snapshot cache: an input whose file is unchanged (same path,
-// size and mtime) under the same rules reuses its cached schema as is; a
-// changed file is compared with the schema cached last time, the differences
-// go into the report, and the new schema replaces the old. A database table
-// is the same, with its catalogue's columns and types as the schema and its
-// schema version (InputLineage::etag) in place of size and mtime. A Delta
-// table, whose schema comes from its log, is keyed by the version read
-// (its etag "v=N") in place of size and mtime.
-Status UpdateSchemaCache(RunStore& store, const std::string& rules_sha256, const std::vector<InputLineage>& inputs,
-                         Report* report) {
-  for (size_t i = 0; i < inputs.size() && i < report->input_schemas.size(); ++i) {
-    const InputLineage& input = inputs[i];
-    const bool table = !input.schema_json.empty();
-    // A Delta table: no size, the version read as its identity (TableVersionRead).
-    const bool versioned = !table && input.size < 0 && TableVersionRead(input.path).has_value();
-    const std::string& schema = table ? input.schema_json : report->input_schemas[i];
-    if ((!table && !versioned && input.size < 0) || schema.empty()) continue;  // stdin has no identity
-    const SchemaCacheKey key = table || versioned
-                                   ? SchemaCacheKey{input.path, 0, 0, rules_sha256, input.etag}
-                                   : SchemaCacheKey{input.path, input.size, input.mtime_ns, rules_sha256};
-    ASSIGN_OR_RETURN(std::optional<std::string> cached, store.CachedSchema(key));
-    if (cached && *cached == schema) continue;  // unchanged file: the cached snapshot stands
-    ASSIGN_OR_RETURN(std::optional<std::string> previous, store.PreviousSchema(input.path, rules_sha256));
-    if (previous) {
-      for (std::string& change : DescribeSchemaChanges(input.path, *previous, schema))
-        report->schema_changes.push_back(std::move(change));
-    }
-    RETURN_IF_ERROR(store.CacheSchema(key, schema));
-  }
-  return Status::OK();
-}
 
 // Writes the outputs again after a schema error that was found only after
 // some rows had gone to --clean (a later input, a later batch, or a JSON

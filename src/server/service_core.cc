@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <random>
 
-#include "cli/incremental_run.h"
+#include "api/incremental_run.h"
 #include "plan/read_options.h"
 #include "store/store_records.h"
 #include "report/json_writer.h"

@@ -58,6 +58,19 @@ std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, 
   return inputs;
 }
 
+BeginRunRequest MakeBeginRequest(const RuleSet& rules, const std::string& origin) {
+  BeginRunRequest begin;
+  begin.dataset = rules.dataset;
+  begin.run_id = NewRunId();
+  begin.started_at = IsoNow();
+  begin.griffin_version = GRIFFIN_VERSION;
+  begin.rules_sha256 = rules.sha256;
+  begin.rules_text = rules.text;
+  begin.rules_path = rules.path;
+  begin.origin = origin;
+  return begin;
+}
+
 FinishRunRequest MakeFinishRequest(const Report& report, const std::string& report_json,
                                    const std::vector<InputLineage>& inputs,
                                    const std::vector<OutputSummary>& outputs) {
@@ -113,16 +126,7 @@ Result<RunTicket> RecordFinishedRun(const std::string& store_uri, const RuleSet&
                                     const std::string& origin) {
   RETURN_IF_ERROR(CheckRunStoreUri(store_uri));
   ASSIGN_OR_RETURN(std::unique_ptr<RunStore> store, OpenRunStore(store_uri));
-  BeginRunRequest begin;
-  begin.dataset = rules.dataset;
-  begin.run_id = NewRunId();
-  begin.started_at = IsoNow();
-  begin.griffin_version = GRIFFIN_VERSION;
-  begin.rules_sha256 = rules.sha256;
-  begin.rules_text = rules.text;
-  begin.rules_path = rules.path;
-  begin.origin = origin;
-  ASSIGN_OR_RETURN(RunTicket ticket, store->BeginRun(begin));
+  ASSIGN_OR_RETURN(RunTicket ticket, store->BeginRun(MakeBeginRequest(rules, origin)));
   report->run_id = ticket.run_id;
   report->inputs = inputs;
   report->input_rows = input_rows;

@@ -23,6 +23,10 @@ std::string NewRunId();
 // recorded as RedactUri shows it), rows from the report.
 std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, const std::vector<int64_t>& rows);
 
+// The begin record of a new run of `rules` now: a fresh run id, the rule
+// file's text and sha256, and who runs it (`origin`: cli, python, spark...).
+BeginRunRequest MakeBeginRequest(const RuleSet& rules, const std::string& origin);
+
 FinishRunRequest MakeFinishRequest(const Report& report, const std::string& report_json,
                                    const std::vector<InputLineage>& inputs,
                                    const std::vector<OutputSummary>& outputs);

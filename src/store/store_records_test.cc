@@ -55,5 +55,21 @@ TEST(StoreRecordsTest, RecordFinishedRunRefusesAUriOfNoStoreForm) {
   EXPECT_NE(ticket.status().message().find("runs.txt"), std::string::npos) << ticket.status().message();
 }
 
+TEST(StoreRecordsTest, MakeBeginRequestNamesTheRulesAndTheOrigin) {
+  auto validator = Validator::FromText("griffin: 1\ndataset: steps\ncolumns:\n  x: {type: int64}\n", "steps.yaml");
+  ASSERT_TRUE(validator.ok());
+  const RuleSet& rules = (*validator)->rules();
+  const BeginRunRequest a = MakeBeginRequest(rules, "python"), b = MakeBeginRequest(rules, "python");
+  EXPECT_EQ(a.dataset, "steps");
+  EXPECT_EQ(a.rules_sha256, rules.sha256);
+  EXPECT_EQ(a.rules_text, rules.text);
+  EXPECT_EQ(a.rules_path, rules.path);
+  EXPECT_EQ(a.origin, "python");
+  EXPECT_EQ(a.griffin_version, GRIFFIN_VERSION);
+  EXPECT_EQ(a.run_id.size(), 36u);
+  EXPECT_NE(a.run_id, b.run_id);  // a fresh id each time
+  EXPECT_FALSE(a.started_at.empty());
+}
+
 }  // namespace
 }  // namespace griffin::store_test

@@ -1,4 +1,4 @@
-#include "cli/incremental_run.h"
+#include "api/incremental_run.h"
 
 namespace griffin {
 

@@ -1,9 +1,11 @@
-#include "cli/schema_drift.h"
+#include "store/schema_drift.h"
 
 #include <map>
 #include <optional>
 
 #include <simdjson.h>
+
+#include "io/source_registry.h"
 
 namespace griffin {
 namespace {
@@ -41,6 +43,30 @@ std::vector<std::string> DescribeSchemaChanges(const std::string& input, const s
   for (const auto& [name, type] : *old_columns)
     if (!new_types.count(name)) changes.push_back(input + ": column '" + name + "' removed");
   return changes;
+}
+
+Status UpdateSchemaCache(RunStore& store, const std::string& rules_sha256, const std::vector<InputLineage>& inputs,
+                         Report* report) {
+  for (size_t i = 0; i < inputs.size() && i < report->input_schemas.size(); ++i) {
+    const InputLineage& input = inputs[i];
+    const bool table = !input.schema_json.empty();
+    // A Delta table: no size, the version read as its identity (TableVersionRead).
+    const bool versioned = !table && input.size < 0 && TableVersionRead(input.path).has_value();
+    const std::string& schema = table ? input.schema_json : report->input_schemas[i];
+    if ((!table && !versioned && input.size < 0) || schema.empty()) continue;  // stdin has no identity
+    const SchemaCacheKey key = table || versioned
+                                   ? SchemaCacheKey{input.path, 0, 0, rules_sha256, input.etag}
+                                   : SchemaCacheKey{input.path, input.size, input.mtime_ns, rules_sha256};
+    ASSIGN_OR_RETURN(std::optional<std::string> cached, store.CachedSchema(key));
+    if (cached && *cached == schema) continue;  // unchanged file: the cached snapshot stands
+    ASSIGN_OR_RETURN(std::optional<std::string> previous, store.PreviousSchema(input.path, rules_sha256));
+    if (previous) {
+      for (std::string& change : DescribeSchemaChanges(input.path, *previous, schema))
+        report->schema_changes.push_back(std::move(change));
+    }
+    RETURN_IF_ERROR(store.CacheSchema(key, schema));
+  }
+  return Status::OK();
 }
 
 }  // namespace griffin

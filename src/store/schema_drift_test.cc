@@ -1,4 +1,4 @@
-#include "cli/schema_drift.h"
+#include "store/schema_drift.h"
 
 #include <gtest/gtest.h>
 
