@@ -97,6 +97,9 @@ jvm_args() {
 # Starts the broker on the formatted $DIR and waits until it serves; returns 1
 # when it exited (a port taken between the check and the bind, most likely).
 launch() {
+  # The last runs' logs go to server.earlier.log (a test that crashes and restarts the
+  # broker can then be read afterwards); server.log starts empty for the start check.
+  [ -s "$DIR/server.log" ] && cat "$DIR/server.log" >>"$DIR/server.earlier.log"
   : >"$DIR/server.log"
   # setsid: the broker outlives this script and is not hit by the caller's Ctrl-C.
   setsid "$JAVA" "${JVM[@]}" kafka.Kafka "$DIR/server.properties" >"$DIR/stdout.log" 2>&1 </dev/null &
