@@ -6,6 +6,7 @@
 // interface, "arrow_array_stream"): imported with arrow::ImportRecordBatchReader,
 // it is read in place (no buffer copies). libarrow_python is not used.
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -20,7 +21,9 @@
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 
+#include "api/recorded_run.h"
 #include "api/validator.h"
+#include "plan/read_options.h"
 #include "io/arrow_source.h"
 #include "profile/drift_report.h"
 #include "profile/profile_json.h"
@@ -101,6 +104,30 @@ class PyResult {
   mutable std::optional<std::string> json_;
 };
 
+// Validator.validate(..., store=URI): a run recorded in a run store as
+// griffin validate records it (api/recorded_run.h). Begun before the run,
+// finished (or aborted) after it; one not ended is aborted when collected.
+class PyRecordedRun {
+ public:
+  explicit PyRecordedRun(std::unique_ptr<griffin::RecordedRun> run) : run_(std::move(run)) {}
+  void Apply(griffin::ValidationOptions* options) const { run_->Apply(options); }
+  // Records `result`'s report, which gets the run id (and its increment).
+  void Finish(PyResult& result) {
+    Status finished;
+    {
+      nb::gil_scoped_release release;
+      finished = run_->Finish(result.mutable_report());
+    }
+    result.forget_json();
+    if (!finished.ok()) Raise(finished);
+  }
+  void Abort(const std::string& why) { run_->Abort(why); }
+  const std::string& run_id() const { return run_->run_id(); }
+
+ private:
+  std::unique_ptr<griffin::RecordedRun> run_;
+};
+
 class PyValidator {
  public:
   static PyValidator FromFile(const std::string& path) { return PyValidator(ValueOrRaise(griffin::Validator::FromFile(path))); }
@@ -110,9 +137,11 @@ class PyValidator {
 
   // `mode`: "scan", "pushdown" (docs/sql.md; the CLI's code path, so the
   // report is `griffin validate --mode pushdown`'s), or "" for source.mode.
+  // `recording`: the run's record (BeginRun), or None.
   PyResult ValidatePaths(const std::vector<std::string>& paths, int64_t max_violations, int threads,
-                         int64_t batch_rows, bool collect_bad_rows, const std::string& mode) const {
-    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+                         int64_t batch_rows, bool collect_bad_rows, const std::string& mode,
+                         const PyRecordedRun* recording) const {
+    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows, recording);
     options.mode = mode;
     Result<griffin::ValidationResult> result = Status::Internal("not run");
     {
@@ -124,10 +153,15 @@ class PyValidator {
 
   // `row_offset`: the first row's id (a part of a larger input, e.g. a Spark
   // partition): the report and bad_row_indices number rows from it.
+  // `judge_history`: false for a part, whose drift and anomaly checks the
+  // whole's report judges (they stay "not evaluated" here).
   PyResult ValidateStream(nb::handle capsule, const std::string& name, int64_t max_violations, int threads,
-                          int64_t batch_rows, bool collect_bad_rows, int64_t row_offset, const std::string& mode) const {
+                          int64_t batch_rows, bool collect_bad_rows, int64_t row_offset, const std::string& mode,
+                          const PyRecordedRun* recording, bool judge_history) const {
     std::shared_ptr<arrow::RecordBatchReader> reader = griffin::python::ImportStreamCapsule(capsule, name);
-    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+    griffin::ValidationOptions options =
+        judge_history ? Options(max_violations, threads, batch_rows, collect_bad_rows, recording)
+                      : Options(max_violations, threads, batch_rows, collect_bad_rows);
     options.row_offset = row_offset;
     options.mode = mode;  // only "scan" runs; "pushdown" is refused
     Result<griffin::ValidationResult> result = Status::Internal("not run");
@@ -178,6 +212,18 @@ class PyValidator {
       messages.append(nb::str(e.error.message.c_str(), e.error.message.size()));
     }
     return nb::make_tuple(PyResult(std::move(result)), rows, checks, messages);
+  }
+
+  // Validator.validate(..., store=): begins a run in the run store at
+  // `store_uri` (inputs: the paths the run reads, [] for in-memory data).
+  PyRecordedRun BeginRun(const std::string& store_uri, const std::vector<std::string>& inputs,
+                         const std::string& origin) const {
+    Result<std::unique_ptr<griffin::RecordedRun>> begun = Status::Internal("not run");
+    {
+      nb::gil_scoped_release release;
+      begun = griffin::RecordedRun::Begin(validator_, store_uri, inputs, origin);
+    }
+    return PyRecordedRun(ValueOrRaise(std::move(begun)));
   }
 
   // griffin.spark's .save(): records `result` (a finished run of these rules,
@@ -238,7 +284,12 @@ class PyValidator {
   }
 
  private:
-  explicit PyValidator(std::shared_ptr<const griffin::Validator> v) : validator_(std::move(v)) {}
+  explicit PyValidator(std::shared_ptr<const griffin::Validator> v)
+      : validator_(std::move(v)),
+        no_store_(std::make_shared<griffin::HistoryContext>(griffin::HistoryContext{
+            nullptr, "no store was given (Validator.validate's store=)",
+            std::filesystem::path(validator_->rules().path).parent_path().string(),
+            griffin::ReadOptionsFromRules(validator_->plan(), griffin::ValidationOptions{}.batch_rows)})) {}
   static griffin::ValidationOptions Options(int64_t max_violations, int threads, int64_t batch_rows,
                                             bool collect_bad_rows) {
     griffin::ValidationOptions options;
@@ -248,7 +299,17 @@ class PyValidator {
     options.collect_bad_rows = collect_bad_rows;
     return options;
   }
+  // A whole run's options: its history checks judged as griffin validate
+  // judges them, against the recorded run's store, or with none (as --no-store).
+  griffin::ValidationOptions Options(int64_t max_violations, int threads, int64_t batch_rows, bool collect_bad_rows,
+                                     const PyRecordedRun* recording) const {
+    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, collect_bad_rows);
+    if (recording != nullptr) recording->Apply(&options);
+    else options.history = no_store_.get();
+    return options;
+  }
   std::shared_ptr<const griffin::Validator> validator_;
+  std::shared_ptr<const griffin::HistoryContext> no_store_;  // shared by the copies of this wrapper
 };
 
 // Validator._compiled.sql_plan(): griffin.spark's SQL mode (py_sql_plan.h).
@@ -405,14 +466,23 @@ NB_MODULE(_griffin, m) {
       .def("sample_checks", &PySqlPlan::sample_checks, nb::arg("aggregate"))
       .def("report", &PySqlPlan::report, nb::arg("aggregate"), nb::arg("samples"), nb::arg("fallback").none());
 
+  m.attr("DEFAULT_STORE_URI") = griffin::DefaultStoreUri();  // griffin validate's, in the working directory
+  nb::class_<PyRecordedRun>(m, "_RecordedRun")
+      .def("finish", &PyRecordedRun::Finish, nb::arg("result"))
+      .def("abort", &PyRecordedRun::Abort, nb::arg("why"))
+      .def_prop_ro("run_id", &PyRecordedRun::run_id);
+
   nb::class_<PyValidator>(m, "_Validator")
       .def_static("from_file", &PyValidator::FromFile, nb::arg("path"))
       .def_static("from_text", &PyValidator::FromText, nb::arg("text"), nb::arg("name"))
       .def("validate_paths", &PyValidator::ValidatePaths, nb::arg("paths"), nb::arg("max_violations"),
-           nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"), nb::arg("mode") = "scan")
+           nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"), nb::arg("mode") = "scan",
+           nb::arg("recording").none() = nb::none())
       .def("validate_stream", &PyValidator::ValidateStream, nb::arg("capsule"), nb::arg("name"),
            nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"),
-           nb::arg("row_offset") = 0, nb::arg("mode") = "scan")
+           nb::arg("row_offset") = 0, nb::arg("mode") = "scan", nb::arg("recording").none() = nb::none(),
+           nb::arg("judge_history") = true)
+      .def("begin_run", &PyValidator::BeginRun, nb::arg("store_uri"), nb::arg("inputs"), nb::arg("origin"))
       .def("record_run", &PyValidator::RecordRun, nb::arg("result"), nb::arg("store_uri"), nb::arg("inputs"),
            nb::arg("input_rows"), nb::arg("origin"))
       .def("partial", &PyValidator::Partial, nb::arg("capsule"), nb::arg("name"), nb::arg("row_offset"),

@@ -82,6 +82,11 @@ class Report:
         return self._result.bad_rows
 
     @property
+    def run_id(self) -> str | None:
+        """The run's id in the run store when validate() recorded it (store=), else None."""
+        return self._parsed().get("run_id") or None
+
+    @property
     def checks(self) -> List[Dict[str, Any]]:
         """One dict per check, in rule-file order, as in the JSON report (for a
         text input, the `malformed` check first)."""
@@ -138,6 +143,9 @@ class Report:
         """json.loads(to_json()) (a fresh copy each call)."""
         return _copy(self._parsed())
 
+    def _forget_parsed(self) -> None:  # the result changed (a recorded run got its run id)
+        self._dict = None
+
     def _parsed(self) -> Dict[str, Any]:
         if self._dict is None:
             self._dict = _json.loads(self.to_json())
@@ -189,6 +197,17 @@ def _copy(value: Any) -> Any:
     return value
 
 
+def _store_uri(store: Any) -> str | None:
+    """validate()'s `store`: the run store's URI, or None to record nothing."""
+    if store is None or store is False:
+        return None
+    if store is True:
+        return _griffin.DEFAULT_STORE_URI
+    if isinstance(store, (str, _os.PathLike)):
+        return _os.fspath(store)
+    raise TypeError("store: expected a path or URI of a run store, True or None, got %s" % type(store).__name__)
+
+
 class Validator:
     """Rules compiled once; reusable and thread-safe.
 
@@ -228,7 +247,7 @@ class Validator:
         return self._compiled.rules_sha256
 
     def validate(self, data: Any, max_violations: int = DEFAULT_MAX_VIOLATIONS, threads: int = 0,
-                 batch_rows: int = 65536, mode: str | None = None) -> Report:
+                 batch_rows: int = 65536, mode: str | None = None, store: Any = None) -> Report:
         """Validate `data` and return a Report.
 
         `data`: a path or a list of paths (files or directories, as the CLI
@@ -252,21 +271,54 @@ class Validator:
         `griffin validate --mode ...` do, into the same report (each check
         says where it ran in `ran_in`), with no per-row verdicts
         (bad_row_mask() and split() raise). None: the rule file's `source.mode` for paths, else "scan".
-        Pushdown takes one postgresql://, sqlite:// or duckdb:// URI and no
-        `source.incremental`; anything else raises RuleError."""
+        Pushdown takes one postgresql://, sqlite:// or duckdb:// URI; anything
+        else raises RuleError.
+
+        `store` records the run in a run store, as `griffin validate --store`
+        does (docs/store.md): a SQLite path, sqlite:///path or postgresql://
+        URI, or True for the CLI's default (.griffin/griffin.db). The report
+        then has a `run_id`; `griffin history` lists the run (origin
+        "python"), drift checks with `baseline: last_passed` and anomaly
+        checks read the store's earlier runs, and a rule file with
+        `source.incremental` reads only the rows of its table past the last
+        recorded run's watermark, which this run's record moves (docs/sql.md
+        "Incremental runs"). None (the default) records nothing: an
+        incremental source is read whole, and history checks are judged as
+        with `--no-store`. A store that cannot be opened or written raises
+        InputError; when the rows were validated but the record failed, the
+        exception's `report` attribute holds the report."""
         if mode is not None and not isinstance(mode, str):
             raise TypeError("mode: expected \"scan\", \"pushdown\", \"pushdown-split\" or None, got %s" % type(mode).__name__)
+        store_uri = _store_uri(store)
         if isinstance(data, (str, _os.PathLike)):
             data = [data]
+        paths = None
         if isinstance(data, (list, tuple)) and all(isinstance(p, (str, _os.PathLike)) for p in data):
             paths = [_os.fspath(p) for p in data]
-            result = self._compiled.validate_paths(paths, max_violations, threads, batch_rows, True, mode or "")
-            return Report(result, self._compiled.source, paths)
-        name = _frames.input_name(data)
-        capsule = _frames.arrow_stream(data)
-        result = self._compiled.validate_stream(capsule, name, max_violations, threads, batch_rows, True,
-                                                mode=mode or "scan")
-        return Report(result, labels=_frames.row_labels(data), dtypes=_frames.pandas_dtypes(data))
+        recording = None if store_uri is None else self._compiled.begin_run(store_uri, paths or [], "python")
+        try:
+            if paths is not None:
+                result = self._compiled.validate_paths(paths, max_violations, threads, batch_rows, True, mode or "",
+                                                       recording)
+                report = Report(result, self._compiled.source, paths)
+            else:
+                name = _frames.input_name(data)
+                capsule = _frames.arrow_stream(data)
+                result = self._compiled.validate_stream(capsule, name, max_violations, threads, batch_rows, True,
+                                                        mode=mode or "scan", recording=recording)
+                report = Report(result, labels=_frames.row_labels(data), dtypes=_frames.pandas_dtypes(data))
+        except BaseException as e:
+            if recording is not None:
+                recording.abort("%s: %s" % (type(e).__name__, e))
+            raise
+        if recording is not None:
+            try:
+                recording.finish(result)
+            except GriffinError as e:
+                e.report = report
+                raise
+            report._forget_parsed()
+        return report
 
     def partial(self, data: Any, row_offset: int = 0, max_violations: int = DEFAULT_MAX_VIOLATIONS,
                 threads: int = 0, batch_rows: int = 65536) -> bytes:

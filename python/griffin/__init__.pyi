@@ -25,6 +25,10 @@ class Report:
     @property
     def bad_rows(self) -> int: ...
     @property
+    def run_id(self) -> Optional[str]:
+        """The run's id in the run store when validate() recorded it (store=), else None."""
+        ...
+    @property
     def checks(self) -> List[Dict[str, Any]]: ...
     @property
     def violations(self) -> List[Dict[str, Any]]: ...
@@ -56,7 +60,12 @@ class Validator:
         threads: int = 0,
         batch_rows: int = 65536,
         mode: Optional[Literal["scan", "pushdown", "pushdown-split"]] = None,
-    ) -> Report: ...
+        store: Union[None, bool, PathLike] = None,
+    ) -> Report:
+        """`store`: record the run in that run store (a SQLite path or URI,
+        postgresql://..., True for .griffin/griffin.db), as griffin validate
+        does; an incremental source then reads only its new rows."""
+        ...
 
 def profile(data: Any, threads: int = 0, batch_rows: int = 65536) -> Dict[str, Any]: ...
 

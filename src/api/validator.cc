@@ -4,6 +4,7 @@
 
 #include "connectors/sql/pushdown_runner.h"
 #include "exec/engine.h"
+#include "history/history_checks.h"
 #include "io/arrow_source.h"
 #include "io/source_registry.h"
 #include "plan/read_options.h"
@@ -49,6 +50,14 @@ void MarkEarlierRowsBad(const Report& report, int64_t row_offset, ValidationResu
   result->bad_errors = std::move(errors);
 }
 
+// The increment's bounds, when the run reads one (ValidationOptions::increment).
+void SetIncrementBounds(const ValidationOptions& options, ReadOptions* read_options) {
+  if (!options.increment) return;
+  read_options->increment_bounded = options.increment->bounded;
+  read_options->increment_after = options.increment->after;
+  read_options->increment_through = options.increment->through;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const Validator>> Validator::FromRules(const RuleSet& rules) {
@@ -79,17 +88,12 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   RETURN_IF_ERROR(CheckValidationOptions(options));
   if (paths.empty()) return Status::UsageError("no input paths given");
   ASSIGN_OR_RETURN(const bool pushdown, sql::ChoosePushdown(options.mode, plan_->rules()));
-  if (pushdown && options.increment)
-    return Status::UsageError("source.incremental: pushdown reads whole tables; validate increments in scan mode");
   if (pushdown) return RunPushdown(paths, options);
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
   ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
-  read_options.project_text_columns = !options.on_rows;  // a row consumer may read every column
-  if (options.increment) {
-    read_options.increment_bounded = options.increment->bounded;
-    read_options.increment_after = options.increment->after;
-    read_options.increment_through = options.increment->through;
-  }
+  // A row consumer may read every column; a recorded run's schema snapshot lists them all.
+  read_options.project_text_columns = !options.on_rows && !options.profile_columns;
+  SetIncrementBounds(options, &read_options);
   ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, read_options));
   std::vector<std::string> shown;
   for (const std::string& input : inputs) shown.push_back(RedactUri(input));  // reports never show a password
@@ -106,11 +110,16 @@ Result<ValidationResult> Validator::RunPushdown(const std::vector<std::string>& 
   RunOptions run_options;
   run_options.threads = options.threads;
   run_options.max_violations = options.max_violations;
+  run_options.profile_columns = options.profile_columns;
+  run_options.profile_table = options.history != nullptr || options.profile_history;
   ValidationResult result;
   result.pushdown = true;
-  ASSIGN_OR_RETURN(result.report, sql::RunPushdown(plan_, paths[0], ReadOptionsFromRules(*plan_, options.batch_rows),
-                                                   run_options, sql::PushdownSplit(options.mode, plan_->rules())));
+  ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
+  SetIncrementBounds(options, &read_options);
+  ASSIGN_OR_RETURN(result.report, sql::RunPushdown(plan_, paths[0], read_options, run_options,
+                                                   sql::PushdownSplit(options.mode, plan_->rules())));
   result.report.inputs = {RedactUri(paths[0])};
+  if (options.history) EvaluateHistoryChecks(*plan_, *options.history, &result.report);
   return result;
 }
 
@@ -120,7 +129,8 @@ Result<ValidationResult> Validator::ValidateText(std::string_view text, InputFor
   RETURN_IF_ERROR(CheckValidationOptions(options));
   ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
   read_options.format = format;
-  read_options.project_text_columns = !options.on_rows;  // a row consumer may read every column
+  // A row consumer may read every column; a recorded run's schema snapshot lists them all.
+  read_options.project_text_columns = !options.on_rows && !options.profile_columns;
   ASSIGN_OR_RETURN(auto source, OpenTextStream(MakeMemoryStream(text), name, format, read_options, 0,
                                                static_cast<int64_t>(text.size())));
   return Run(*source, {name}, options);
@@ -148,6 +158,8 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   run_options.row_offset = options.row_offset;
   run_options.partial_state = options.partial_state;
   run_options.result_pool = &result_pool_;
+  run_options.profile_columns = options.profile_columns;
+  run_options.profile_table = options.history != nullptr || options.profile_history;  // the drift-checked columns, if any
   if (options.collect_bad_rows) {
     result.bad_error_offsets.push_back(0);
     run_options.on_rows = [&result, &options](const RowVerdicts& verdicts) {
@@ -173,6 +185,7 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   ASSIGN_OR_RETURN(result.report, RunValidation(plan_, source, run_options));
   result.report.inputs = std::move(inputs);
   if (options.collect_bad_rows && result.report.rows_before_schema_error > 0) MarkEarlierRowsBad(result.report, options.row_offset, &result);
+  if (options.history) EvaluateHistoryChecks(*plan_, *options.history, &result.report);
   return result;
 }
 

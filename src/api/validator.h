@@ -20,6 +20,7 @@
 #include "exec/batch_result_pool.h"
 #include "exec/prior_unique_keys.h"
 #include "exec/partial_state.h"
+#include "history/history_context.h"
 #include "io/input_source.h"
 #include "plan/plan.h"
 #include "report/report.h"
@@ -64,6 +65,18 @@ struct ValidationOptions {
     std::string after, through;
   };
   std::optional<IncrementBounds> increment;
+  // Judge the rules' history checks (a column's `drift:`, a table `anomaly:`;
+  // history/history_checks.h) against this context once the rows are merged,
+  // as griffin validate does; null: they stay "not evaluated". Not owned.
+  const HistoryContext* history = nullptr;
+  // Profile the drift-checked columns (Report::profile) without judging: for
+  // a caller that judges the history checks itself once the run is over
+  // (griffin serve, which reads its store then). Implied by `history`.
+  bool profile_history = false;
+  // Profile every declared column for the run store's record
+  // (RunOptions::profile_columns), and read every column of a text input
+  // for its schema snapshot: a run that api/recorded_run.h records.
+  bool profile_columns = false;
 };
 
 struct ValidationResult {

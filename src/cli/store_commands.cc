@@ -145,6 +145,9 @@ int RunHistoryCommand(const StoreCommandArgs& args) {
       AppendJsonString(r.rules_sha256, &out);
       out += ", \"status\": ";
       AppendJsonString(r.status, &out);
+      out += ", \"origin\": ";  // who ran it (cli, python, http, ...); null where not recorded
+      if (r.origin.empty()) out += "null";
+      else AppendJsonString(r.origin, &out);
       out += "}";
     }
     out += runs->empty() ? "]}\n" : "\n]}\n";

@@ -258,7 +258,7 @@ int RunValidateCommand(const ValidateArgs& args) {
     if (opened.ok()) {
       store = std::move(opened).value();
       BeginRunRequest begin{prepared->rules.dataset, run_id, IsoNow(), GRIFFIN_VERSION,
-                            prepared->rules.sha256, prepared->rules.text, prepared->rules.path};
+                            prepared->rules.sha256, prepared->rules.text, prepared->rules.path, "", "cli"};
       auto started = store->BeginRun(begin);
       if (started.ok()) ticket = *started;
       else store_status = started.status();

@@ -117,9 +117,10 @@ def write_csv(path, rows):
 def verdicts(report):
     """What must equal between a table and a CSV of its rows: a CSV's report
     also has the text inputs' `malformed` check (nothing malformed here), and
-    its violation values are text, so violations compare by row and check."""
-    checks = [{k: v for k, v in check.items() if k != "scope"} for check in report["checks"]
-              if check["check"] != "malformed"]
+    its violation values are text, so violations compare by row and check; a
+    pushdown report says where each check ran (ran_in)."""
+    checks = [{k: v for k, v in check.items() if k not in ("scope", "ran_in", "ran_in_reason")}
+              for check in report["checks"] if check["check"] != "malformed"]
     violations = [(v["row"], v["check"]) for v in report["violations"]]
     return report["rows"], report["bad_rows"], report["passed"], checks, violations
 
@@ -149,10 +150,19 @@ def validate(rules, source, *extra):
     return json.loads(done.stdout)
 
 
+validate_in = validate  # for tests whose own validate() adds options
+
+
+@pytest.mark.parametrize("mode", ["scan", "pushdown", "pushdown-split"])
 @pytest.mark.parametrize("engine", ["sqlite", "duckdb", "postgresql"])
-def test_each_recorded_run_reads_the_rows_past_the_last_watermark(engine, rule_files, tmp_path):
+def test_each_recorded_run_reads_the_rows_past_the_last_watermark(engine, mode, rule_files, tmp_path):
+    """In every mode: pushdown's aggregate, samples and engine read all take the
+    increment's bounds, so each mode's report equals scan's on a CSV of the rows."""
     incremental, plain = rule_files
     table, store = filled_table(engine, tmp_path)
+
+    def validate(rules, source, *extra):
+        return validate_in(rules, source, *extra, *(("--mode", mode) if rules == incremental else ()))
 
     # The first run reads every row, those without an updated_at too: the whole table.
     first = validate(incremental, table.uri, "--store", store)
@@ -306,3 +316,103 @@ def test_serve_reads_each_increment_once(engine, rule_files, tmp_path):
         whole = call(server, store="false")
         assert whole["rows"] == len(FIRST) + len(LATER) + len(EVEN_LATER)
         assert whole["increment"]["scope"] == "table" and whole["increment"]["after"] is None
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "duckdb", "postgresql"])
+def test_python_reads_each_increment_once_with_a_store(engine, rule_files, tmp_path):
+    """Validator.validate(uri, store=...) records its run as griffin validate
+    does: each call reads the rows past the last recorded run's watermark, with
+    the verdicts griffin validate gives for those rows as a CSV, and the CLI
+    sharing the store continues from the watermark Python left (and the other
+    way round). Without store= every row is read and nothing moves."""
+    import griffin
+
+    incremental, plain = rule_files
+    table, store = filled_table(engine, tmp_path)
+    validator = griffin.Validator(str(incremental))
+
+    first = validator.validate(table.uri, store=store)
+    assert first.run_id
+    assert verdicts(first.to_dict()) == verdicts(validate(plain, write_csv(tmp_path / "first.csv", FIRST), "--no-store"))
+    assert first.to_dict()["increment"]["after"] is None and first.to_dict()["increment"]["scope"] == "table"
+    assert validator.validate(table.uri, store=store).rows == 0  # nothing new
+
+    table.insert(LATER)
+    whole = validator.validate(table.uri)  # no store: every row, nothing recorded
+    assert whole.run_id is None and whole.rows == len(FIRST) + len(LATER)
+    second = validator.validate(table.uri, store=store)
+    assert verdicts(second.to_dict()) == verdicts(validate(plain, write_csv(tmp_path / "later.csv", LATER), "--no-store"))
+    assert second.to_dict()["increment"]["after"] == first.to_dict()["increment"]["through"]
+    assert {c["scope"] for c in second.checks if "observed" in c} == {"increment"}
+
+    # The CLI on the same store reads on from Python's watermark, and Python from the CLI's.
+    table.insert(EVEN_LATER)
+    by_cli = validate(incremental, table.uri, "--store", store)
+    assert by_cli["rows"] == len(EVEN_LATER)
+    assert by_cli["increment"]["after"] == second.to_dict()["increment"]["through"]
+    assert validator.validate(table.uri, store=store).rows == 0
+
+    history = json.loads(run_cli("history", "inc", "--store", store, "--format", "json").stdout)
+    runs = history["runs"] if isinstance(history, dict) else history
+    origins = {r["run_id"]: r.get("origin") for r in runs}
+    assert origins[first.run_id] == "python" and origins[by_cli["run_id"]] == "cli"
+    assert len(runs) == 5  # four Python runs recorded and one CLI run; the run without store= is not
+
+
+def test_python_store_errors_are_clear_and_lose_no_watermark(rule_files, tmp_path):
+    """A store that cannot be used raises InputError before any row is read; a
+    source that fails aborts the recorded run (history shows it aborted) and
+    leaves the watermark where it was; a store= of the wrong type is a TypeError."""
+    import griffin
+
+    incremental, _ = rule_files
+    table, store = filled_table("sqlite", tmp_path)
+    validator = griffin.Validator(str(incremental))
+    with pytest.raises(griffin.RuleError, match="runs.txt"):
+        validator.validate(table.uri, store=str(tmp_path / "runs.txt"))
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"x" * 4096)
+    with pytest.raises(griffin.InputError, match="garbage.db"):
+        validator.validate(table.uri, store=str(garbage))
+    with pytest.raises(TypeError, match="store"):
+        validator.validate(table.uri, store=3)
+
+    assert validator.validate(table.uri, store=store).rows == len(FIRST)
+    missing = f"sqlite://{tmp_path / 'events.db'}?table=nope"
+    with pytest.raises(griffin.InputError):
+        validator.validate(missing, store=store)
+    table.insert(LATER)
+    assert validator.validate(table.uri, store=store).rows == len(LATER)
+    history = json.loads(run_cli("history", "inc", "--store", store, "--format", "json").stdout)
+    runs = history["runs"] if isinstance(history, dict) else history
+    assert sorted(r["status"] for r in runs) == ["aborted", "complete", "complete"], runs
+
+
+def test_python_records_frames_and_judges_drift_against_the_store(tmp_path):
+    """store= records in-memory data too (its name and rows as lineage), and a
+    drift check with baseline last_passed compares with the last recorded run
+    that passed, as griffin validate does on the same rows."""
+    import griffin
+    import pyarrow as pa
+
+    rules = tmp_path / "labels.yaml"
+    rules.write_text("griffin: 1\ndataset: labels\ncolumns:\n  y:\n    type: string\n"
+                     "    drift: {baseline: last_passed, max: 0.2}\n")
+    store = str(tmp_path / "runs.db")
+    validator = griffin.Validator(str(rules))
+    first = validator.validate(pa.table({"y": ["a", "a", "a", "b"]}), store=store)
+    assert first.passed and first.run_id
+    drift = next(c for c in first.checks if c["name"] == "y.drift")
+    assert "note" in drift, drift
+    moved = validator.validate(pa.table({"y": ["b", "b", "b", "b"]}), store=store)
+    assert not moved.passed
+    # The CLI on the same rows and store judges the same drift against the same baseline.
+    csv_path = tmp_path / "moved.csv"
+    csv_path.write_text("y\nb\nb\nb\nb\n")
+    by_cli = validate(rules, csv_path, "--store", store)
+    cli_drift = next(c for c in by_cli["checks"] if c["name"] == "y.drift")
+    py_drift = next(c for c in moved.checks if c["name"] == "y.drift")
+    assert (cli_drift["passed"], cli_drift["observed"]) == (py_drift["passed"], py_drift["observed"])
+    # Not recorded: judged as --no-store judges it (no history: passes with a note).
+    plain = validator.validate(pa.table({"y": ["b", "b", "b", "b"]}))
+    assert plain.passed and plain.run_id is None

@@ -242,11 +242,6 @@ def test_source_mode_in_the_rule_file_and_refusals(tmp_path):
         done = run_cli("validate", "-r", rules, *args, "--no-store")
         assert done.returncode == 2, done.stderr
         assert expected in done.stderr and done.stderr.count("\n") == 1, done.stderr
-    # An incremental rule file reads past a watermark; pushdown would read the whole table.
-    incremental = tmp_path / "incremental.yaml"
-    incremental.write_text(rules.read_text().replace("source: {mode: pushdown-split}", "source: {incremental: {column: id}}"))
-    done = run_cli("validate", "-r", incremental, uri, "--mode", "pushdown", "--no-store")
-    assert done.returncode == 2 and "source.incremental needs --mode scan" in done.stderr, done.stderr
 
 
 def test_wrong_inputs_are_one_line_and_exit_3(tmp_path):

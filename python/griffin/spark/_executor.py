@@ -113,7 +113,7 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
             table, partition = partition_table(batches)
             offset = partition << shift
             result = worker._compiled.validate_stream(_frames.arrow_stream(table), "partition %d" % partition, 0,
-                                                      1, 65536, True, offset)
+                                                      1, 65536, True, offset, judge_history=False)
             by_partition, counts = merged_errors.value
             if counts.get(partition) != table.num_rows:
                 raise RuntimeError(changed.format(partition=partition, rows=table.num_rows,

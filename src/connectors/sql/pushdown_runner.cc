@@ -100,8 +100,6 @@ Status CheckPushdownInputs(const std::vector<std::string>& inputs, const RuleSet
   const size_t scheme_end = input.find("://");
   if (inputs.size() != 1 || scheme_end == std::string::npos || !SqlEngineForScheme(input.substr(0, scheme_end)))
     return Status::UsageError("--mode pushdown validates one database input (postgresql://, sqlite://, duckdb://)");
-  if (!rules.source.incremental_column.empty())
-    return Status::UsageError("--mode pushdown reads the whole table: source.incremental needs --mode scan");
   return Status::OK();
 }
 
@@ -123,14 +121,15 @@ Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& 
   }
   PushdownSource source;
   source.from = read_options.query.empty() ? QuotedTableName(target) : "(" + read_options.query + ") AS griffin_query";
-  // The filter as SQL Griffin writes, its values bound to every query (where_sql.h).
-  ASSIGN_OR_RETURN(WhereSql where, CompileWhere(read_options.where, *dialect, BindingFor(target.engine)));
+  // The filter as SQL Griffin writes, and an increment's bounds (sql_increment.h),
+  // their values bound to every query: every query reads the increment's rows.
+  ASSIGN_OR_RETURN(SqlCondition condition, RowCondition(target.engine, read_options, context));
   if (!read_options.where.empty()) {
     ASSIGN_OR_RETURN(std::vector<std::string> names, SourceColumnNames(connection, source.from, context));
     RETURN_IF_ERROR(CheckWhereColumns(read_options.where, names, target.engine, context));
   }
-  const std::shared_ptr<arrow::RecordBatch> params = ParamRow(WhereArrays(where.params, target.engine));
-  source.where = where.sql;
+  const std::shared_ptr<arrow::RecordBatch> params = condition.params;
+  source.where = condition.sql;
   source.null_values = read_options.null_values;
   ASSIGN_OR_RETURN(auto stored,
                    ProbeStoredTypes(connection, target.engine, *plan, source.from, source.where, context, params));
