@@ -110,7 +110,7 @@ CheckReport NotEvaluatedHistoryReport(const CheckInfo& info) {
   CheckReport check = TableKindReport(info);
   check.observed_text = "null";
   check.passed = true;
-  check.note = "not evaluated: " + info.check + " checks are judged against history or a baseline by griffin validate";
+  check.note = "not evaluated: " + info.check + " checks are judged against history or a baseline by griffin validate, griffin serve and Validator.validate";
   return check;
 }
 

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "api/incremental_run.h"
+#include "history/history_checks.h"
 #include "plan/read_options.h"
 #include "store/store_records.h"
 #include "report/json_writer.h"
@@ -170,6 +171,7 @@ ValidationOptions ServiceCore::EngineOptions(int64_t max_violations, Clock::time
   options.max_violations = max_violations;
   options.threads = options_.config.limits.validate_threads;
   options.collect_bad_rows = false;
+  options.profile_history = true;  // the drift-checked columns, if any (JudgeHistory)
   options.on_rows = [deadline, timed_out](const RowVerdicts&) {
     if (Clock::now() <= deadline) return Status::OK();
     timed_out->store(true);
@@ -219,6 +221,7 @@ ServiceResult<ValidationOutcome> ServiceCore::Finish(const Caller& caller, const
                                                      std::vector<WatermarkRecord> watermarks) {
   report.run_id = NewRunId();
   report.dataset = dataset.name;
+  JudgeHistory(dataset, &report);
   metrics_.CountRows(dataset.name, report.rows, report.bad_rows);
   ValidationOutcome outcome{report.run_id, ReportToJson(report), report.quality_score};
   if (options.store && recorder_) {
@@ -317,6 +320,28 @@ ServiceResult<ValidationOutcome> ServiceCore::ValidateIncrement(const Caller& ca
   DescribeIncrement(*plan, &report.value());
   const int64_t input_bytes = report->input_bytes;
   return Finish(caller, dataset, std::move(report.value()), input_bytes, options, NextWatermarks(*plan));
+}
+
+void ServiceCore::JudgeHistory(const Dataset& dataset, Report* report) {
+  const Plan& plan = dataset.validator->plan();
+  if (plan.history().empty()) return;
+  HistoryContext context{nullptr, "the service runs with --no-store",
+                         std::filesystem::path(dataset.path).parent_path().string(),
+                         ReadOptionsFromRules(plan, ValidationOptions{}.batch_rows)};
+  if (!recorder_) {
+    EvaluateHistoryChecks(plan, context, report);
+    return;
+  }
+  ServiceResult<std::string> judged = ReadStore([&](RunStore& store) -> Result<std::string> {
+    context.store = &store;
+    EvaluateHistoryChecks(plan, context, report);
+    return std::string();
+  });
+  if (!judged.ok()) {  // the store could not be opened: judged without it, saying why
+    context.store = nullptr;
+    context.no_store_reason = "the run store could not be read (" + judged.denial().message + ")";
+    EvaluateHistoryChecks(plan, context, report);
+  }
 }
 
 std::shared_ptr<std::mutex> ServiceCore::IncrementLock(const std::string& dataset) {

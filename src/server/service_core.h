@@ -143,6 +143,11 @@ class ServiceCore {
   // store's number of its rule file (as `griffin rules` lists it; nullopt
   // until the store has recorded it), or without a store the generation.
   std::optional<int64_t> VersionOf(const Dataset& dataset) const;
+  // Judges the dataset's history checks (drift, anomaly) in `report` as
+  // griffin validate does: against the run store (runs recorded so far), or,
+  // without one, as --no-store; a store that cannot be read is said in each
+  // check's message, never a failed request.
+  void JudgeHistory(const Dataset& dataset, Report* report);
   // kTry: queue if there is room now (sampled runs); kQueue: wait for room up
   // to the request timeout; kAwait: also wait for the write. A denial when the
   // run was not queued (kQueue, kAwait) or its write failed (kAwait).

@@ -125,6 +125,46 @@ TEST(ServiceCoreTest, WithoutAStoreAnIncrementalSourceIsReadWhole) {
   EXPECT_EQ(RowsOf(ValidateEvents(*service.core, {})), 2);
 }
 
+// A dataset with a drift check against the last passed run, answered for key "a".
+TestService DriftService(const std::string& store) {
+  return TestService(store, [](TestService& service, ServiceCore::Options&) {
+    service.dir.Write("rules/labels.yaml",
+                      "griffin: 1\ndataset: labels\ncolumns:\n  y:\n    type: string\n"
+                      "    drift: {baseline: last_passed, max: 0.2}\n");
+  });
+}
+
+ServiceResult<ValidationOutcome> ValidateLabels(ServiceCore& core, std::string_view csv) {
+  const Caller caller = core.Authenticate("Bearer token-a").value();
+  ServiceCore::ValidateOptions options;
+  options.await_record = true;  // the next call's last_passed may be this one
+  return core.Validate(caller, *core.DatasetFor(caller, "labels").value(), csv, BodyFormat::kCsv, options);
+}
+
+TEST(ServiceCoreTest, JudgesDriftAgainstTheLastPassedRecordedRun) {
+  TestService service = DriftService("runs.db");
+  ASSERT_NE(service.core, nullptr);
+  ServiceResult<ValidationOutcome> first = ValidateLabels(*service.core, "y\na\na\na\nb\n");
+  ASSERT_TRUE(first.ok()) << first.denial().message;
+  EXPECT_EQ(first->quality_score, 1);
+  EXPECT_NE(first->json.find("\"note\": "), std::string::npos) << first->json;  // no history yet
+  EXPECT_EQ(first->json.find("not evaluated"), std::string::npos) << first->json;
+  ServiceResult<ValidationOutcome> moved = ValidateLabels(*service.core, "y\nb\nb\nb\nb\n");
+  ASSERT_TRUE(moved.ok()) << moved.denial().message;
+  EXPECT_NE(moved->json.find("\"passed\": false"), std::string::npos) << moved->json;
+  EXPECT_NE(moved->json.find("\"drift\": {"), std::string::npos) << moved->json;
+  service.core->Close();
+}
+
+TEST(ServiceCoreTest, WithoutAStoreDriftIsJudgedAsWithNoStore) {
+  TestService service = DriftService("");
+  ASSERT_NE(service.core, nullptr);
+  ServiceResult<ValidationOutcome> outcome = ValidateLabels(*service.core, "y\nb\nb\n");
+  ASSERT_TRUE(outcome.ok()) << outcome.denial().message;
+  EXPECT_NE(outcome->json.find("--no-store"), std::string::npos) << outcome->json;
+  EXPECT_EQ(outcome->quality_score, 1);
+}
+
 TEST(ServiceCoreTest, AnIncrementalSourceThatCannotBeReadIsSourceFailed) {
   TestService service("runs.db", [](TestService& service, ServiceCore::Options& options) {
     service.dir.Write("rules/events.yaml",

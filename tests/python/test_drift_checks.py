@@ -154,3 +154,37 @@ def test_a_column_new_to_the_baseline_passes_with_a_note(tmp_path):
     code, report = validate(rules, tmp_path / "new.csv", store)
     y = checks(report)["y.drift"]
     assert code == 0 and y["passed"] and "the baseline has no column 'y'" in y["note"]
+
+
+def test_serve_judges_drift_as_griffin_validate_does(tmp_path):
+    """A dataset with a drift check against the last passed run: the service
+    judges it against its run store, with the distance griffin validate gives
+    for the same rows against the same baseline (a store both share)."""
+    import requests
+    from server_harness import GRIFFIN, GriffinServer, auth
+
+    rules_text = ("griffin: 1\ndataset: labels\ncolumns:\n  y:\n    type: string\n"
+                  "    drift: {baseline: last_passed, max: 0.2}\n")
+    baseline, moved = "y\na\na\na\nb\n", "y\nb\nb\nb\na\n"
+    with GriffinServer(tmp_path, {"labels": rules_text}, flight=False) as server:
+        def post(csv):
+            answer = requests.post(server.url + "/v1/datasets/labels/validate?store=true", data=csv,
+                                   headers={**auth(), "Content-Type": "text/csv"}, timeout=30)
+            assert answer.status_code == 200, answer.text
+            return next(c for c in answer.json()["checks"] if c["name"] == "y.drift")
+
+        first = post(baseline)
+        assert first["passed"] and "note" in first and "not evaluated" not in first["note"], first
+        served = post(moved)
+        assert not served["passed"], served
+
+        rules = tmp_path / "labels.yaml"
+        rules.write_text(rules_text)
+        data = tmp_path / "moved.csv"
+        data.write_text(moved)
+        done = subprocess.run([GRIFFIN, "validate", "-r", rules, data, "--store", server.store_path, "--format",
+                               "json"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1, done.stderr
+        by_cli = next(c for c in json.loads(done.stdout)["checks"] if c["name"] == "y.drift")
+        assert (by_cli["passed"], by_cli["observed"], by_cli["drift"]) == (
+            served["passed"], served["observed"], served["drift"])
