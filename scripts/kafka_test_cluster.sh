@@ -133,7 +133,13 @@ start() {
     CONTROLLER_PORT=$(next_free_port $((PORT + 1)))
     write_config
     rm -rf "$DIR/data"
+    # Without eligible leader replicas (KIP-966, on by default since Kafka 4.1): with them,
+    # a SIGKILLed broker (the tests' broker loss) restarts with its partitions leaderless,
+    # the group coordinator's among them, since an unclean election would be needed and
+    # internal topics refuse it; the lone replica of this one-node cluster is then never
+    # leader again. Without them, the last in-sync replica stays the leader, as before 4.1.
     "$JAVA" "${JVM[@]}" kafka.tools.StorageTool format --standalone \
+      --feature eligible.leader.replicas.version=0 \
       -t "$(cat /proc/sys/kernel/random/uuid | tr -d - | head -c 22)" \
       -c "$DIR/server.properties" >"$DIR/format.log" 2>&1 \
       || { cat "$DIR/format.log" >&2; die "formatting the storage failed"; }
