@@ -217,11 +217,11 @@ class PyValidator {
   // Validator.validate(..., store=): begins a run in the run store at
   // `store_uri` (inputs: the paths the run reads, [] for in-memory data).
   PyRecordedRun BeginRun(const std::string& store_uri, const std::vector<std::string>& inputs,
-                         const std::string& origin) const {
+                         const std::string& origin, bool profile_every_column) const {
     Result<std::unique_ptr<griffin::RecordedRun>> begun = Status::Internal("not run");
     {
       nb::gil_scoped_release release;
-      begun = griffin::RecordedRun::Begin(validator_, store_uri, inputs, origin);
+      begun = griffin::RecordedRun::Begin(validator_, store_uri, inputs, origin, profile_every_column);
     }
     return PyRecordedRun(ValueOrRaise(std::move(begun)));
   }
@@ -482,7 +482,8 @@ NB_MODULE(_griffin, m) {
            nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("collect_bad_rows"),
            nb::arg("row_offset") = 0, nb::arg("mode") = "scan", nb::arg("recording").none() = nb::none(),
            nb::arg("judge_history") = true)
-      .def("begin_run", &PyValidator::BeginRun, nb::arg("store_uri"), nb::arg("inputs"), nb::arg("origin"))
+      .def("begin_run", &PyValidator::BeginRun, nb::arg("store_uri"), nb::arg("inputs"), nb::arg("origin"),
+           nb::arg("profile_every_column") = false)
       .def("record_run", &PyValidator::RecordRun, nb::arg("result"), nb::arg("store_uri"), nb::arg("inputs"),
            nb::arg("input_rows"), nb::arg("origin"))
       .def("partial", &PyValidator::Partial, nb::arg("capsule"), nb::arg("name"), nb::arg("row_offset"),

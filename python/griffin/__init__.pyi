@@ -61,6 +61,7 @@ class Validator:
         batch_rows: int = 65536,
         mode: Optional[Literal["scan", "pushdown", "pushdown-split"]] = None,
         store: Union[None, bool, PathLike] = None,
+        store_profiles: Literal["drift", "all"] = "drift",
     ) -> Report:
         """`store`: record the run in that run store (a SQLite path or URI,
         postgresql://..., True for .griffin/griffin.db), as griffin validate

@@ -11,12 +11,13 @@ namespace griffin {
 
 Result<std::unique_ptr<RecordedRun>> RecordedRun::Begin(std::shared_ptr<const Validator> validator,
                                                         const std::string& store_uri, std::vector<std::string> inputs,
-                                                        const std::string& origin) {
+                                                        const std::string& origin, bool profile_every_column) {
   RETURN_IF_ERROR(CheckRunStoreUri(store_uri));
   std::unique_ptr<RecordedRun> run(new RecordedRun());
   run->ended_ = true;  // nothing to abort until the run has begun
   run->validator_ = std::move(validator);
   run->inputs_ = std::move(inputs);
+  run->profile_every_column_ = profile_every_column;
   ASSIGN_OR_RETURN(run->store_, OpenRunStore(store_uri));
   const RuleSet& rules = run->validator_->rules();
   ASSIGN_OR_RETURN(RunTicket ticket, run->store_->BeginRun(MakeBeginRequest(rules, origin)));
@@ -49,6 +50,7 @@ void RecordedRun::Apply(ValidationOptions* options) const {
   options->increment = bounds_;
   options->history = &history_;
   options->profile_columns = true;
+  options->profile_every_column = profile_every_column_;
 }
 
 Status RecordedRun::Finish(Report* report) {

@@ -42,10 +42,12 @@ class RecordedRun {
  public:
   // `inputs`: the paths or URIs the run reads, as given (empty for in-memory
   // data, which has no increment: every row is read). `origin`: who ran it
-  // (the store's runs.origin, e.g. "python").
+  // (the store's runs.origin, e.g. "python"). `profile_every_column`: the
+  // record keeps every declared column's profile, not only the drift-checked
+  // ones (griffin validate --store-profiles all).
   static Result<std::unique_ptr<RecordedRun>> Begin(std::shared_ptr<const Validator> validator,
                                                     const std::string& store_uri, std::vector<std::string> inputs,
-                                                    const std::string& origin);
+                                                    const std::string& origin, bool profile_every_column = false);
   ~RecordedRun();
   RecordedRun(const RecordedRun&) = delete;
   RecordedRun& operator=(const RecordedRun&) = delete;
@@ -71,6 +73,7 @@ class RecordedRun {
   std::optional<IncrementPlan> increment_;
   std::optional<ValidationOptions::IncrementBounds> bounds_;  // with increment_
   HistoryContext history_;
+  bool profile_every_column_ = false;
   bool ended_ = false;
 };
 

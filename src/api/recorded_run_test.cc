@@ -4,6 +4,7 @@
 
 #include "connectors/sql/sqlite_test_util.h"
 #include "io/io_test_util.h"
+#include "profile/table_profile.h"
 
 namespace griffin {
 namespace {
@@ -13,8 +14,10 @@ using griffin::testing::TempDir;
 // One recorded run of `validator` over `inputs` (the library's way: Begin,
 // Apply, validate, Finish); the report, or the first error.
 Result<Report> RecordedValidation(const std::shared_ptr<const Validator>& validator, const std::string& store,
-                                  const std::vector<std::string>& inputs, const std::string& mode = "scan") {
-  ASSIGN_OR_RETURN(std::unique_ptr<RecordedRun> run, RecordedRun::Begin(validator, store, inputs, "test"));
+                                  const std::vector<std::string>& inputs, const std::string& mode = "scan",
+                                  bool profile_every_column = false) {
+  ASSIGN_OR_RETURN(std::unique_ptr<RecordedRun> run,
+                   RecordedRun::Begin(validator, store, inputs, "test", profile_every_column));
   ValidationOptions options;
   options.mode = mode;
   run->Apply(&options);
@@ -103,6 +106,36 @@ TEST(RecordedRunTest, ReadsEachIncrementOnceInEveryMode) {
     SCOPED_TRACE(mode);
     ExpectEachIncrementReadOnce(mode);
   }
+}
+
+TEST(RecordedRunTest, StoresTheProfileOfEveryDeclaredColumnWhenAsked) {
+  TempDir dir;
+  auto validator = Validator::FromText(
+      "griffin: 1\ndataset: steps\ncolumns:\n  x: {type: int64, min: 0}\n  s: {type: string}\n"
+      "  gone: {type: string, required: false}\n",
+      "r.yaml");
+  ASSERT_TRUE(validator.ok());
+  const std::string csv = dir.Write("steps.csv", "x,s,extra\n1,a,q\n-1,b,q\n2,a,q\n");
+  // By default a record keeps the drift-checked columns' profile: none here.
+  Result<Report> drift_only = RecordedValidation(*validator, dir.Path("runs.db"), {csv});
+  ASSERT_TRUE(drift_only.ok()) << drift_only.status().message();
+  EXPECT_EQ(drift_only->profile, nullptr);
+  Result<Report> report = RecordedValidation(*validator, dir.Path("runs.db"), {csv}, "scan", true);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  auto store = OpenRunStore(dir.Path("runs.db"));
+  ASSERT_TRUE(store.ok());
+  auto state = (*store)->RunProfile(report->run_id);
+  ASSERT_TRUE(state.ok() && state->has_value());
+  auto profile = TableProfile::Deserialize(**state, "stored");
+  ASSERT_TRUE(profile.ok()) << profile.status().message();
+  std::vector<std::string> names;
+  for (const auto& [name, column] : profile->columns()) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"x", "s"}));  // declared and present; not `extra`
+  EXPECT_EQ(profile->rows(), 3);
+  // A run that is not recorded profiles nothing (no drift check here).
+  Result<ValidationResult> plain = (*validator)->ValidatePaths({csv}, {});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->report.profile, nullptr);
 }
 
 TEST(RecordedRunTest, AFailedOrAbandonedRunIsNotLeftRunning) {

@@ -112,6 +112,7 @@ Result<ValidationResult> Validator::RunPushdown(const std::vector<std::string>& 
   run_options.max_violations = options.max_violations;
   run_options.profile_columns = options.profile_columns;
   run_options.profile_table = options.history != nullptr || options.profile_history;
+  run_options.profile_every_column = options.profile_every_column;
   ValidationResult result;
   result.pushdown = true;
   ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
@@ -160,6 +161,7 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   run_options.result_pool = &result_pool_;
   run_options.profile_columns = options.profile_columns;
   run_options.profile_table = options.history != nullptr || options.profile_history;  // the drift-checked columns, if any
+  run_options.profile_every_column = options.profile_every_column;
   if (options.collect_bad_rows) {
     result.bad_error_offsets.push_back(0);
     run_options.on_rows = [&result, &options](const RowVerdicts& verdicts) {

@@ -77,6 +77,9 @@ struct ValidationOptions {
   // (RunOptions::profile_columns), and read every column of a text input
   // for its schema snapshot: a run that api/recorded_run.h records.
   bool profile_columns = false;
+  // With profile_columns: profile every declared column (RunOptions::
+  // profile_every_column), not only the drift-checked ones.
+  bool profile_every_column = false;
 };
 
 struct ValidationResult {

@@ -105,6 +105,8 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
   if (args.tag_version && args.no_store)
     return Status::UsageError("--tag-version: the version comes from the run store, which --no-store turns off");
   if (args.tag_version && args.clean_path.empty()) return Status::UsageError("--tag-version tags --clean output; give --clean");
+  if (args.store_profiles == "all" && args.no_store)
+    return Status::UsageError("--store-profiles all: profiles go to the run store, which --no-store turns off");
   if (!args.clean_path.empty() && args.clean_path == args.quarantine_path)
     return Status::UsageError("--clean and --quarantine must be different files");
   if (!args.html_path.empty() && (args.html_path == args.clean_path || args.html_path == args.quarantine_path))
@@ -305,6 +307,7 @@ int RunValidateCommand(const ValidateArgs& args) {
   run_options.progress = [&progress](const Progress& p) { progress.Update(p); };
   run_options.profile_columns = ticket.has_value();
   run_options.profile_table = true;  // the drift-checked columns, if any
+  run_options.profile_every_column = ticket.has_value() && args.store_profiles == "all";
   if (outputs.any()) {
     run_options.on_rows = [&outputs](const RowVerdicts& v) { return outputs.Write(v); };
     run_options.on_rows_done = [&outputs] { return outputs.Finish(); };
@@ -472,6 +475,10 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
                   "engine must read every row anyway, the whole suite runs in one scan) or pushdown-split (the "
                   "checks SQL can judge exactly in the database, the rest in the engine over their own columns); "
                   "same report, see docs/sql.md");
+  cmd->add_option("--store-profiles", args->store_profiles,
+                  "The columns whose profile the run's record keeps (drift baselines, the run's HTML page): drift "
+                  "(those with a drift check) or all (every declared column; about doubles a run's CPU time)")
+      ->check(CLI::IsMember({"drift", "all"}))->capture_default_str();
   cmd->add_flag("--no-progress", args->no_progress, "Never draw the progress line on a terminal");
   cmd->add_option("--memory-limit", args->memory_limit,
                   "Memory for unique and distinct_count state (512MB, 2G; 0: no limit); past it they spill "

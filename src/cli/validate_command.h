@@ -41,6 +41,7 @@ struct ValidateArgs {
   std::string master;               // --master: the Spark master URL (--engine spark)
   std::vector<std::string> keys;    // --key: columns that order rows on Spark (griffin.spark's key=)
   std::string mode;   // --mode scan|pushdown (database sources); empty: source.mode, else scan
+  std::string store_profiles = "drift";  // --store-profiles drift|all: the columns a recorded run's profile holds
 };
 
 // Adds the `validate` subcommand to `app`, filling `args` when parsed.

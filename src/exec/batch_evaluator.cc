@@ -35,12 +35,15 @@ void AppendTupleKey(const TypedColumn& column, int64_t row, std::string* out) {
 
 }  // namespace
 
-BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns, bool profile_table,
+BatchEvaluator::BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns, TableProfiling table_profiling,
                                BatchResultPool* pool)
     : plan_(std::move(plan)), profile_columns_(profile_columns), pool_(pool) {
-  if (profile_table)
+  if (table_profiling == TableProfiling::kDeclaredColumns) {
+    for (const ColumnRule& column : plan_->rules().columns) profiled_names_.push_back(column.name);
+  } else if (table_profiling == TableProfiling::kDriftColumns) {
     for (const HistoryPlan& history : plan_->history())
       if (history.drift_column != nullptr) profiled_names_.push_back(history.drift_column->name);
+  }
 }
 
 Result<std::shared_ptr<const BatchEvaluator::Binding>> BatchEvaluator::Bind(const Batch& batch) const {

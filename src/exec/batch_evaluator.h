@@ -19,15 +19,22 @@
 
 namespace griffin {
 
+// Which columns' input values a run profiles as `griffin profile` does
+// (BatchResult::table_profile, profile/table_profile.h).
+enum class TableProfiling {
+  kNone,
+  kDriftColumns,     // the columns that have a drift check
+  kDeclaredColumns,  // every declared column (a recorded run's stored profile)
+};
+
 class BatchEvaluator {
  public:
   // `profile_columns`: also compute each declared column's ColumnProfile.
-  // `profile_table`: also profile the input values of the columns that have
-  // a drift check (BatchResult::table_profile, profile/table_profile.h).
+  // `table_profiling`: which columns' values to profile as well.
   // `pool` (optional, not owned): results are taken from it (their buffers
   // reused) instead of allocated.
-  explicit BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns = false, bool profile_table = false,
-                          BatchResultPool* pool = nullptr);
+  explicit BatchEvaluator(std::shared_ptr<const Plan> plan, bool profile_columns = false,
+                          TableProfiling table_profiling = TableProfiling::kNone, BatchResultPool* pool = nullptr);
 
   // Errors: a row expression that does not type-check against this input's
   // column types (RuleError naming the rule file line).
@@ -48,7 +55,7 @@ class BatchEvaluator {
   std::shared_ptr<const Plan> plan_;
   bool profile_columns_;
   BatchResultPool* pool_;
-  std::vector<std::string> profiled_names_;  // the drift-checked columns, when profile_table
+  std::vector<std::string> profiled_names_;  // the columns table_profiling names
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const Binding>> bindings_;
 };

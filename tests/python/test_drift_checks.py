@@ -9,6 +9,8 @@ import math
 import random
 import subprocess
 
+import pytest
+
 from griffin_cli import require_binary
 from test_drift import reference_js, reference_linf, generated
 
@@ -188,3 +190,41 @@ def test_serve_judges_drift_as_griffin_validate_does(tmp_path):
         by_cli = next(c for c in json.loads(done.stdout)["checks"] if c["name"] == "y.drift")
         assert (by_cli["passed"], by_cli["observed"], by_cli["drift"]) == (
             served["passed"], served["observed"], served["drift"])
+
+
+def test_store_profiles_all_keeps_every_declared_column_as_a_baseline(tmp_path):
+    """--store-profiles all (Python: store_profiles="all") records every declared
+    column's profile, so a drift check added later can name that run as its
+    baseline; by default the record keeps only drift-checked columns (none
+    here), and the later check fails saying that run has no stored profile."""
+    import griffin
+
+    store = tmp_path / "store.db"
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("griffin: 1\ndataset: d\ncolumns:\n  y: {type: string}\n")
+    old, new = tmp_path / "old.csv", tmp_path / "new.csv"
+    old.write_text("y\n" + "a\n" * 8 + "b\n" * 2)
+    new.write_text("y\n" + "b\n" * 10)
+    _, kept = validate(plain, old, store, "--store-profiles", "all")
+    _, default = validate(plain, old, store)
+    by_python = griffin.Validator(str(plain)).validate(str(old), store=str(store), store_profiles="all")
+
+    def later(baseline_run):
+        rules = tmp_path / "later.yaml"
+        rules.write_text("griffin: 1\ndataset: d\ncolumns:\n  y:\n    type: string\n"
+                         f"    drift: {{baseline: 'run:{baseline_run}', max: 0.2}}\n")
+        return checks(validate(rules, new, store)[1])["y.drift"]
+
+    for run in (kept["run_id"], by_python.run_id):
+        judged = later(run)
+        assert not judged["passed"] and judged["observed"] == 0.8, judged
+    lacking = later(default["run_id"])
+    assert not lacking["passed"] and "has no stored profile" in lacking["message"], lacking
+
+    for args, expected in ((["--store-profiles", "some"], "--store-profiles"),
+                           (["--store-profiles", "all", "--no-store"], "--no-store turns off")):
+        done = subprocess.run([str(require_binary()), "validate", "-r", str(plain), str(old), *args],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and expected in done.stderr, done.stderr
+    with pytest.raises(ValueError, match="store_profiles"):
+        griffin.Validator(str(plain)).validate(str(old), store_profiles="all")
