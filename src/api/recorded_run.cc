@@ -58,17 +58,9 @@ Status RecordedRun::Finish(Report* report) {
   ended_ = true;
   report->run_id = run_id_;
   if (increment_) DescribeIncrement(*increment_, report);
-  std::vector<InputLineage> lineage;
-  if (!inputs_.empty()) {
-    lineage = DescribeInputs(inputs_, report->input_rows);
-  } else {  // in-memory data: its name and rows, no identity (size and mtime unknown)
-    for (size_t i = 0; i < report->inputs.size(); ++i) {
-      InputLineage input;
-      input.path = report->inputs[i];
-      input.rows = i < report->input_rows.size() ? report->input_rows[i] : report->rows;
-      lineage.push_back(std::move(input));
-    }
-  }
+  // In-memory data is known by its name only (no size or mtime).
+  const std::vector<InputLineage> lineage = inputs_.empty() ? NamedInputs(report->inputs, report->input_rows)
+                                                            : DescribeInputs(inputs_, report->input_rows);
   // A schema cache that cannot be written does not stop the record; it is the answer after it.
   const Status cached = UpdateSchemaCache(*store_, validator_->rules().sha256, lineage, report);
   FinishRunRequest finish = MakeFinishRequest(*report, ReportToJson(*report), lineage, {});

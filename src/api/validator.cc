@@ -50,6 +50,16 @@ void MarkEarlierRowsBad(const Report& report, int64_t row_offset, ValidationResu
   result->bad_errors = std::move(errors);
 }
 
+// What the run profiles: for the record (profile_columns, profile_every_column)
+// and for the history checks (history, profile_history).
+void SetProfiling(const ValidationOptions& options, RunOptions* run_options) {
+  run_options->profile_columns = options.profile_columns;
+  const bool drift = options.history != nullptr || options.profile_history;
+  run_options->table_profiling = !drift                         ? TableProfiling::kNone
+                                 : options.profile_every_column ? TableProfiling::kDeclaredColumns
+                                                                : TableProfiling::kDriftColumns;
+}
+
 // The increment's bounds, when the run reads one (ValidationOptions::increment).
 void SetIncrementBounds(const ValidationOptions& options, ReadOptions* read_options) {
   if (!options.increment) return;
@@ -110,9 +120,7 @@ Result<ValidationResult> Validator::RunPushdown(const std::vector<std::string>& 
   RunOptions run_options;
   run_options.threads = options.threads;
   run_options.max_violations = options.max_violations;
-  run_options.profile_columns = options.profile_columns;
-  run_options.profile_table = options.history != nullptr || options.profile_history;
-  run_options.profile_every_column = options.profile_every_column;
+  SetProfiling(options, &run_options);
   ValidationResult result;
   result.pushdown = true;
   ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
@@ -159,9 +167,7 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   run_options.row_offset = options.row_offset;
   run_options.partial_state = options.partial_state;
   run_options.result_pool = &result_pool_;
-  run_options.profile_columns = options.profile_columns;
-  run_options.profile_table = options.history != nullptr || options.profile_history;  // the drift-checked columns, if any
-  run_options.profile_every_column = options.profile_every_column;
+  SetProfiling(options, &run_options);
   if (options.collect_bad_rows) {
     result.bad_error_offsets.push_back(0);
     run_options.on_rows = [&result, &options](const RowVerdicts& verdicts) {

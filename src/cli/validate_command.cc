@@ -211,7 +211,7 @@ Status RewriteOutputsForSchemaError(const ValidateArgs& args, const PreparedRun&
   run_options.known_schema_errors = report.schema_errors;
   run_options.progress = nullptr;
   run_options.profile_columns = false;
-  run_options.profile_table = false;
+  run_options.table_profiling = TableProfiling::kNone;
   ASSIGN_OR_RETURN(auto source, OpenInputs(prepared.inputs, prepared.read_options));
   ASSIGN_OR_RETURN(Report again, RunValidation(prepared.plan, *source, run_options));
   if (again.rows != report.rows)
@@ -259,8 +259,8 @@ int RunValidateCommand(const ValidateArgs& args) {
     auto opened = OpenRunStore(args.store_uri.empty() ? DefaultStoreUri() : args.store_uri);
     if (opened.ok()) {
       store = std::move(opened).value();
-      BeginRunRequest begin{prepared->rules.dataset, run_id, IsoNow(), GRIFFIN_VERSION,
-                            prepared->rules.sha256, prepared->rules.text, prepared->rules.path, "", "cli"};
+      BeginRunRequest begin = MakeBeginRequest(prepared->rules, "cli");
+      begin.run_id = run_id;
       auto started = store->BeginRun(begin);
       if (started.ok()) ticket = *started;
       else store_status = started.status();
@@ -306,8 +306,9 @@ int RunValidateCommand(const ValidateArgs& args) {
   run_options.tmp_dir = prepared->tmp_dir;
   run_options.progress = [&progress](const Progress& p) { progress.Update(p); };
   run_options.profile_columns = ticket.has_value();
-  run_options.profile_table = true;  // the drift-checked columns, if any
-  run_options.profile_every_column = ticket.has_value() && args.store_profiles == "all";
+  run_options.table_profiling = ticket.has_value() && args.store_profiles == "all"
+                                    ? TableProfiling::kDeclaredColumns
+                                    : TableProfiling::kDriftColumns;  // the drift-checked columns, if any
   if (outputs.any()) {
     run_options.on_rows = [&outputs](const RowVerdicts& v) { return outputs.Write(v); };
     run_options.on_rows_done = [&outputs] { return outputs.Finish(); };

@@ -37,10 +37,7 @@ int ResolveThreads(int threads) {
 Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& source, const RunOptions& options) {
   const auto start = Clock::now();
   const int threads = ResolveThreads(options.threads);
-  const TableProfiling table_profiling = !options.profile_table        ? TableProfiling::kNone
-                                         : options.profile_every_column ? TableProfiling::kDeclaredColumns
-                                                                        : TableProfiling::kDriftColumns;
-  BatchEvaluator evaluator(plan, options.profile_columns, table_profiling, options.result_pool);
+  BatchEvaluator evaluator(plan, options.profile_columns, options.table_profiling, options.result_pool);
   Merger merger(plan,
                 MergerOptions{options.max_violations, options.known_schema_errors, options.prior_unique,
                               options.row_offset, options.partial_state != nullptr, options.memory_limit,

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/batch_evaluator.h"
 #include "exec/batch_result_pool.h"
 #include "exec/prior_unique_keys.h"
 #include "io/input_source.h"
@@ -54,13 +55,11 @@ struct RunOptions {
   std::function<Status()> on_rows_done;
   // Compute per-column profiles (Report::column_summaries) for the run store.
   bool profile_columns = false;
-  // Also profile the columns that have a drift check, as `griffin profile`
-  // does (Report::profile): for drift checks and the run store.
-  bool profile_table = false;
-  // With profile_table: profile every declared column, not only the
-  // drift-checked ones: the profile a recorded run stores (later drift
+  // Also profile input values as `griffin profile` does (Report::profile):
+  // the drift-checked columns, for drift checks and the run store, or every
+  // declared column, the profile a recorded run may store (later drift
   // baselines, the run's HTML page).
-  bool profile_every_column = false;
+  TableProfiling table_profiling = TableProfiling::kNone;
   // Chunks read ahead of the merge; 0: 2 * threads + 1. 1 reads the next
   // chunk only after the previous one's on_rows returned (a source fed by a
   // client that waits for each batch's result, such as an Arrow Flight exchange).

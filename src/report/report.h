@@ -138,7 +138,7 @@ struct Report {
   // Not in the JSON report; for the run store's metrics and lineage:
   std::vector<ColumnSummary> column_summaries;  // declared columns, when profiling was on
   // The profile of the columns with a drift check (profile/table_profile.h),
-  // when RunOptions::profile_table was on: stored with the run, compared by
+  // when RunOptions::table_profiling was on: stored with the run, compared by
   // drift checks.
   std::shared_ptr<const TableProfile> profile;
   std::vector<int64_t> input_rows;              // rows read from each input, by input index

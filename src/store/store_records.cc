@@ -58,6 +58,17 @@ std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, 
   return inputs;
 }
 
+std::vector<InputLineage> NamedInputs(const std::vector<std::string>& names, const std::vector<int64_t>& rows) {
+  std::vector<InputLineage> inputs;
+  for (size_t i = 0; i < names.size(); ++i) {
+    InputLineage input;
+    input.path = names[i];
+    input.rows = i < rows.size() ? rows[i] : 0;
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
 BeginRunRequest MakeBeginRequest(const RuleSet& rules, const std::string& origin) {
   BeginRunRequest begin;
   begin.dataset = rules.dataset;
@@ -130,13 +141,7 @@ Result<RunTicket> RecordFinishedRun(const std::string& store_uri, const RuleSet&
   report->run_id = ticket.run_id;
   report->inputs = inputs;
   report->input_rows = input_rows;
-  std::vector<InputLineage> lineage;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    InputLineage input;
-    input.path = inputs[i];
-    input.rows = i < input_rows.size() ? input_rows[i] : 0;
-    lineage.push_back(std::move(input));
-  }
+  const std::vector<InputLineage> lineage = NamedInputs(inputs, input_rows);
   const FinishRunRequest finish = MakeFinishRequest(*report, ReportToJson(*report), lineage, {});
   Status finished = store->FinishRun(ticket.run_id, finish);
   if (!finished.ok()) {

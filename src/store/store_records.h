@@ -23,6 +23,10 @@ std::string NewRunId();
 // recorded as RedactUri shows it), rows from the report.
 std::vector<InputLineage> DescribeInputs(const std::vector<std::string>& paths, const std::vector<int64_t>& rows);
 
+// Inputs known by name only (in-memory data, a Spark job's source): no
+// size, mtime or etag; `rows` by input index (0 where missing).
+std::vector<InputLineage> NamedInputs(const std::vector<std::string>& names, const std::vector<int64_t>& rows);
+
 // The begin record of a new run of `rules` now: a fresh run id, the rule
 // file's text and sha256, and who runs it (`origin`: cli, python, spark...).
 BeginRunRequest MakeBeginRequest(const RuleSet& rules, const std::string& origin);
