@@ -112,9 +112,16 @@ def connect(uri):
     return dbapi.connect(uri)
 
 
-def load(uri, rows):
+def load(uri, rows, reuse=False):
     with connect(uri) as connection:
         with connection.cursor() as cursor:
+            if reuse:
+                cursor.execute(f"SELECT to_regclass('{TABLE}') IS NOT NULL")
+                if cursor.fetchone()[0]:
+                    cursor.execute(f"SELECT count(*) FROM {TABLE}")
+                    if cursor.fetchone()[0] == rows:
+                        print(f"reusing {TABLE}: it holds {rows:,} rows", flush=True)
+                        return
             for statement in CREATE.replace("ROWS", str(int(rows))).split(";"):
                 if statement.strip():
                     cursor.execute(statement)
@@ -143,15 +150,16 @@ def griffin_counts(report):
     return out
 
 
-def run_griffin(binary, uri, mode):
-    """(seconds, peak RSS, counts, where its checks ran: {ran_in: count})."""
+def run_griffin(binary, uri, mode, memory_limit=None):
+    """(seconds, peak RSS, counts, where its checks ran: {ran_in: count}, whether it spilled)."""
+    limit = ["--memory-limit", memory_limit] if memory_limit else []
     seconds, peak, out = timed_child([binary, "validate", "-r", str(suite.RULES_PATH), f"{uri}?table={TABLE}",
-                                      "--mode", mode, "--format", "json", "--no-store"])
+                                      "--mode", mode, "--format", "json", "--no-store", *limit])
     report = json.loads(out)
     places = {}
     for check in report["checks"]:
         places[check.get("ran_in", "engine")] = places.get(check.get("ran_in", "engine"), 0) + 1
-    return seconds, peak, griffin_counts(report), places
+    return seconds, peak, griffin_counts(report), places, "spill" in report
 
 
 def run_floor(uri):
@@ -209,12 +217,18 @@ def main():
     parser.add_argument("--json", help="also write the results there")
     parser.add_argument("--no-peers", action="store_true", help="skip Soda and Great Expectations")
     parser.add_argument("--breakdown", action="store_true", help="also time each query of griffin sql alone")
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep the table when it already holds --rows rows (it is always the same rows)")
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help="the griffin modes to run, comma-separated (default all: %(default)s)")
+    parser.add_argument("--memory-limit", help="griffin's --memory-limit (default its own, 512MB): scan's "
+                                                "memory is bounded by it, whatever the table's size")
     args = parser.parse_args()
     if not args.uri:
         raise SystemExit("no PostgreSQL: give --uri or set GRIFFIN_TEST_PG_URI (scripts/pg_test_cluster.sh start)")
     rows, runs = (20_000, 1) if args.quick else (args.rows, args.runs)
     print(f"loading {rows:,} rows into {TABLE} ...", flush=True)
-    load(args.uri, rows)
+    load(args.uri, rows, args.reuse)
 
     results = {}
     floor_times, floor_counts = [], None
@@ -222,11 +236,15 @@ def main():
         seconds, floor_counts = run_floor(args.uri)
         floor_times.append(seconds)
     results["floor"] = statistics.median(floor_times)
-    counts, places = {}, {}
-    for mode in MODES:
+    modes = [mode for mode in MODES if mode in args.modes.split(",")]
+    if not modes:
+        raise SystemExit(f"--modes: none of {', '.join(MODES)}")
+    counts, places, spilled = {}, {}, {}
+    for mode in modes:
         times, peaks = [], []
         for _ in range(runs):
-            seconds, peak, counts[mode], places[mode] = run_griffin(args.griffin, args.uri, mode)
+            seconds, peak, counts[mode], places[mode], spilled[mode] = run_griffin(args.griffin, args.uri, mode,
+                                                                                   args.memory_limit)
             times.append(seconds)
             peaks.append(peak)
         results[mode] = statistics.median(times)
@@ -238,14 +256,14 @@ def main():
 
     # Counts first: every tool must agree on every check.
     reference = {k: float(v) if k in ("email.null_fraction", "label.mean") else int(v) for k, v in floor_counts.items()}
-    differ = compare(counts["pushdown"], counts["scan"], "pushdown vs scan")
-    differ += compare(counts["pushdown-split"], counts["scan"], "pushdown-split vs scan")
-    differ += compare(counts["scan"], reference, "scan vs floor")
+    differ = []
+    for mode in modes:
+        differ += compare(counts[mode], reference, f"{mode} vs floor")
     for tool, (_, peer_counts, not_expressible) in peers.items():
         differ += compare_peer(tool, {k: v for k, v in peer_counts.items() if k not in not_expressible}, reference)
     if differ:
         raise SystemExit("counts differ:\n  " + "\n  ".join(differ))
-    print(f"counts: equal in griffin pushdown, pushdown-split, scan and the floor ({len(reference)} values)"
+    print(f"counts: equal in griffin {', '.join(modes)} and the floor ({len(reference)} values)"
           + "".join(f"; {PEERS[t]}: equal" + (f" but {', '.join(GX_DIFFERENCES)} (below)" if t == "gx" else "")
                     + (f", not expressible: {', '.join(p[2])}" if p[2] else "") for t, p in peers.items()))
     for key, reason in GX_DIFFERENCES.items():
@@ -253,14 +271,15 @@ def main():
             print(f"  gx {key}: {peers['gx'][1][key]} vs {reference[key]}: {reason}")
     print(f"rows {rows:,}, median of {runs} run(s), PostgreSQL on the same machine")
     print(f"  floor (hand-written aggregate) {results['floor']:.3f} s")
-    for mode in MODES:
+    for mode in modes:
         ran = ", ".join(f"{n} in the {where}" for where, n in sorted(places[mode].items()))
         print(f"  griffin {mode:14s} {results[mode]:.3f} s  = {results[mode] / results['floor']:.2f}x the floor"
-              f"  (peak RSS {results[mode + '_peak_rss_mib']:.0f} MiB; checks: {ran})")
+              f"  (peak RSS {results[mode + '_peak_rss_mib']:.0f} MiB{', spilled' if spilled[mode] else ''};"
+              f" checks: {ran})")
     for tool in peers:
         print(f"  {PEERS[tool]:26s} {results[tool]:.3f} s  = {results[tool] / results['floor']:.2f}x the floor"
-              f"  ({tool} / griffin pushdown {results[tool] / results['pushdown']:.2f},"
-              f" / griffin scan {results[tool] / results['scan']:.2f}; above 1: griffin is faster)")
+              f"  ({tool} / " + ", / ".join(f"griffin {mode} {results[tool] / results[mode]:.2f}" for mode in modes)
+              + "; above 1: griffin is faster)")
     if args.breakdown:
         print("pushdown's queries, each alone (griffin sql):")
         breakdown(args.griffin, args.uri)

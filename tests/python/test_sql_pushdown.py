@@ -361,3 +361,52 @@ def test_random_rules_and_tables_give_the_scan_report(tmp_path, columns, rules_t
     pq.write_table(rows, parquet)
     assert comparable(report(rules, parquet)) == scan
 
+
+
+# Rule values are SQL literals the dialect spells (docs/sql.md "Safety"): a
+# value holding quotes, backslashes and statements is a value, never SQL, also
+# on a PostgreSQL session with standard_conforming_strings off (where a plain
+# '...' literal would take \' as an escaped quote).
+HOSTILE_VALUES = ["it's", "a\\'b", "x'); DROP TABLE hostile; --", "\\", "c\\\\'; DELETE FROM hostile; --"]
+
+
+def hostile_table(engine, tmp_path, rows):
+    if engine == "sqlite":
+        import adbc_driver_sqlite.dbapi as dbapi
+        path = tmp_path / "hostile.db"
+        with dbapi.connect(str(path)) as connection:
+            with connection.cursor() as cursor:
+                cursor.execute("CREATE TABLE hostile(id INTEGER, s TEXT)")
+                cursor.adbc_ingest("hostile", rows, mode="append")
+            connection.commit()
+        return f"sqlite://{path}?table=hostile"
+    if engine == "duckdb":
+        return duckdb_table(tmp_path, rows)
+    return postgresql_table(tmp_path, rows, table="hostile")
+
+
+@pytest.mark.parametrize("engine", sorted(TABLES))
+def test_hostile_rule_values_are_values_never_sql(engine, tmp_path, monkeypatch):
+    values = HOSTILE_VALUES + ["plain", None]
+    rows = pa.table({"id": pa.array(range(len(values)), pa.int64()), "s": pa.array(values, pa.string())})
+    uri = hostile_table(engine, tmp_path, rows)
+    quoted = ", ".join(json.dumps(v) for v in HOSTILE_VALUES[:3])
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("griffin: 1\ndataset: hostile\ncolumns:\n  id: {type: int64}\n"
+                     f"  s: {{type: string, in: [{quoted}, 'plain'], not_in: [{json.dumps(HOSTILE_VALUES[4])}],\n"
+                     "      regex: \"[a-z]+'[a-z]\", contains: \"'; DELETE FROM hostile\"}\n")
+    parquet = tmp_path / "hostile.parquet"
+    pq.write_table(rows, parquet)
+    from_file = report(rules, parquet)
+    # Each hostile value is judged as the value it is (6 not null): in fails "\\" and the
+    # DELETE value, not_in the DELETE value, the regex matches only it's, contains only DELETE.
+    assert {c["name"]: c["violations"] for c in from_file["checks"] if c["name"].startswith("s.")} == {
+        "s.type": 0, "s.in": 2, "s.not_in": 1, "s.regex": 5, "s.contains": 5}
+    if engine == "postgresql":
+        monkeypatch.setenv("PGOPTIONS", "-c standard_conforming_strings=off")
+    for mode in ("pushdown-split", "pushdown"):
+        pushdown = report(rules, uri, "--mode", mode)
+        assert comparable(pushdown) == comparable(from_file), mode
+    split = report(rules, uri, "--mode", "pushdown-split")
+    assert {c["name"]: c["ran_in"] for c in split["checks"]}["s.in"] == "database"
+    assert report(rules, uri)["rows"] == len(values)  # the table is whole

@@ -32,9 +32,18 @@ std::string CommaList(const std::vector<std::string>& exprs) {
 class PostgresqlDialect : public SqlDialect {
  public:
   const char* name() const override { return "postgresql"; }
+  // Text with a backslash is an escape string, E'...' with \ and ' doubled: it
+  // reads the same whatever the session's standard_conforming_strings (a plain
+  // '...' would take \' as an escaped quote where it is off).
   std::optional<std::string> StringLiteral(std::string_view text) const override {
     if (text.find('\0') != std::string_view::npos) return std::nullopt;  // text cannot hold NUL
-    return SqlDialect::StringLiteral(text);
+    if (text.find('\\') == std::string_view::npos) return SqlDialect::StringLiteral(text);
+    std::string literal = "E'";
+    for (char c : text) {
+      if (c == '\\' || c == '\'') literal += c;
+      literal += c;
+    }
+    return literal + "'";
   }
   std::optional<std::string> DoubleLiteral(double value) const override {
     if (std::isnan(value)) return "'NaN'::float8";

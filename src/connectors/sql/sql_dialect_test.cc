@@ -25,6 +25,9 @@ TEST(SqlDialect, StringLiteralsEscapeTheirQuotes) {
   EXPECT_EQ(*FindSqlDialect("sqlite")->StringLiteral("it's \\n"), "'it''s \\n'");
   EXPECT_EQ(*FindSqlDialect("spark")->StringLiteral("it's \\n"), "'it\\'s \\\\n'");
   EXPECT_FALSE(FindSqlDialect("postgresql")->StringLiteral(std::string("a\0b", 3)).has_value());
+  // PostgreSQL: an escape string when there is a backslash, whatever standard_conforming_strings says.
+  EXPECT_EQ(*FindSqlDialect("postgresql")->StringLiteral("it's"), "'it''s'");
+  EXPECT_EQ(*FindSqlDialect("postgresql")->StringLiteral("a\\'b"), "E'a\\\\''b'");
 }
 
 TEST(SqlDialect, DoubleLiteralsReadBackExactly) {
