@@ -14,7 +14,9 @@ over a table in the test PostgreSQL, in one run:
 
 Counts are compared first (every tool's count of every check must be equal, but
 for GX_DIFFERENCES, each with its reason and bound); then the wall times and the
-ratios to the floor are printed. Each tool runs --runs times; the median is reported.
+ratios to the floor are printed. --runs rounds, each running every tool once in the
+same order (a peer in a fresh process each round, its setup untimed), so a slow
+spell of the machine weighs on every tool alike; each tool's median is reported.
 
     GRIFFIN_TEST_PG_URI=$(scripts/pg_test_cluster.sh start) \\
         .venv/bin/python bench/run_sql_bench.py --rows 10000000
@@ -231,28 +233,31 @@ def main():
     load(args.uri, rows, args.reuse)
 
     results = {}
-    floor_times, floor_counts = [], None
-    for _ in range(runs):
-        seconds, floor_counts = run_floor(args.uri)
-        floor_times.append(seconds)
-    results["floor"] = statistics.median(floor_times)
     modes = [mode for mode in MODES if mode in args.modes.split(",")]
     if not modes:
         raise SystemExit(f"--modes: none of {', '.join(MODES)}")
-    counts, places, spilled = {}, {}, {}
-    for mode in modes:
-        times, peaks = [], []
-        for _ in range(runs):
+    tools = [] if args.no_peers else list(PEERS)
+    # Rounds: each round runs every tool once, in the same order, so a slow
+    # spell of this shared machine weighs on every tool alike; medians over rounds.
+    times = {name: [] for name in ["floor", *modes, *tools]}
+    peaks = {mode: [] for mode in modes}
+    floor_counts, counts, places, spilled, peers = None, {}, {}, {}, {}
+    for _ in range(runs):
+        seconds, floor_counts = run_floor(args.uri)
+        times["floor"].append(seconds)
+        for mode in modes:
             seconds, peak, counts[mode], places[mode], spilled[mode] = run_griffin(args.griffin, args.uri, mode,
                                                                                    args.memory_limit)
-            times.append(seconds)
-            peaks.append(peak)
-        results[mode] = statistics.median(times)
-        results[mode + "_peak_rss_mib"] = max(peaks)
-
-    peers = {} if args.no_peers else {tool: run_peer(tool, args.uri, runs) for tool in PEERS}
-    for tool, (seconds, _, _) in peers.items():
-        results[tool] = seconds
+            times[mode].append(seconds)
+            peaks[mode].append(peak)
+        for tool in tools:
+            seconds, peer_counts, not_expressible = run_peer(tool, args.uri, 1)
+            times[tool].append(seconds)
+            peers[tool] = (seconds, peer_counts, not_expressible)
+    for name, values in times.items():
+        results[name] = statistics.median(values)
+    for mode in modes:
+        results[mode + "_peak_rss_mib"] = max(peaks[mode])
 
     # Counts first: every tool must agree on every check.
     reference = {k: float(v) if k in ("email.null_fraction", "label.mean") else int(v) for k, v in floor_counts.items()}

@@ -10,7 +10,9 @@
 # The cluster lives in a fresh temp folder, listens on 127.0.0.1 only, on the
 # first free port from 55432 (or $GRIFFIN_PG_PORT), with its socket in that
 # folder. The test role griffin_test (a random password, scram-sha-256 auth
-# over TCP) owns the database griffin_test. `start` on a running cluster just
+# over TCP) owns the database griffin_test; griffin_test_one_connection (same
+# password, a member of griffin_test) may hold one connection at a time, for
+# tests of a server that refuses more. `start` on a running cluster just
 # prints its URI. The state (folder, port) is kept in $GRIFFIN_PG_STATE
 # (default ${TMPDIR:-/tmp}/griffin-pg-test.state), so two clusters can coexist
 # with different state files.
@@ -83,6 +85,7 @@ start() {
   # The password is hex, so quoting it in SQL is safe.
   as_owner "$BIN/psql" -q -X -v ON_ERROR_STOP=1 -h "$DIR" -p "$PORT" -U postgres -d postgres \
     -c "CREATE ROLE $ROLE LOGIN CREATEDB PASSWORD '$(cat "$DIR/password")'" \
+    -c "CREATE ROLE ${ROLE}_one_connection LOGIN CONNECTION LIMIT 1 IN ROLE $ROLE PASSWORD '$(cat "$DIR/password")'" \
     -c "CREATE DATABASE $DATABASE OWNER $ROLE" >/dev/null
   print_uri
 }

@@ -174,6 +174,45 @@ def test_a_table_gives_the_verdicts_and_outputs_of_the_same_rows_as_a_file(engin
     assert (py.rows, py.bad_rows) == (from_file["rows"], from_file["bad_rows"])
 
 
+def test_a_postgresql_table_read_over_several_connections_gives_the_file_report(rules, tmp_path):
+    """A PostgreSQL table is read in block ranges over 2-3 connections sharing one
+    snapshot (src/connectors/sql/parallel_scan.h), in ctid order: the same report,
+    violations (rows in table order) and outputs as the same rows as a file, in scan
+    and pushdown modes and with a where, as read over one connection."""
+    base = arrow_rows()
+    copies = 2000  # 20,000 rows, ~200 blocks: 4-block ranges make ~50 range queries
+    ids = pa.array([(v if v in (INT_MIN, INT_MAX) else v + 100 * (c % 50)) if v is not None else None
+                    for c in range(copies) for v in base["id"].to_pylist()], pa.int64())
+    rows = pa.concat_tables([base] * copies).set_column(0, "id", ids)
+    uri = postgresql_ingest("griffin_scan", "many", rows,
+                            "ALTER TABLE griffin_scan.many ALTER COLUMN n TYPE numeric USING n::numeric")
+    parquet = tmp_path / "many.parquet"
+    pq.write_table(rows, parquet)
+    from_file, file_quarantine, file_clean = validate(rules, parquet, tmp_path, "file")
+    assert from_file["bad_rows"] > 0 and len(from_file["violations"]) > 10
+    for readers in ("1", "2", "3"):
+        env = dict(os.environ, GRIFFIN_SQL_READERS=readers, GRIFFIN_SQL_RANGE_BLOCKS="4")
+        quarantine, clean = tmp_path / f"q{readers}.csv", tmp_path / f"c{readers}.csv"
+        done = run_cli("validate", "-r", rules, uri, "--format", "json", "--no-store", "--threads", 2,
+                       "--quarantine", quarantine, "--clean", clean, env=env)
+        assert done.returncode == 1, done.stderr
+        report = json.loads(done.stdout)
+        assert verdicts(report) == verdicts(from_file), readers
+        assert report["violations"] == from_file["violations"], readers
+        assert list(csv.reader(quarantine.open())) == file_quarantine
+        assert list(csv.reader(clean.open())) == file_clean
+        done = run_cli("validate", "-r", rules, uri, "--format", "json", "--no-store", "--mode", "pushdown", env=env)
+        assert done.returncode == 1, done.stderr
+        pushdown = json.loads(done.stdout)
+        assert {c["ran_in"] for c in pushdown["checks"]} == {"engine"}  # the planner's one scan
+        for check in pushdown["checks"]:
+            del check["ran_in"], check["ran_in_reason"]
+        assert verdicts(pushdown) == verdicts(from_file) and pushdown["violations"] == from_file["violations"]
+        done = run_cli("validate", "-r", rules, uri, "--format", "json", "--no-store", "--where", "k > 1", env=env)
+        assert done.returncode == 1, done.stderr
+        assert json.loads(done.stdout)["rows"] == sum(1 for k in rows["k"].to_pylist() if k is not None and k > 1)
+
+
 def test_where_and_query_are_run_by_the_database(rules, tmp_path):
     uri, reference = sqlite_table(tmp_path)
     parquet = tmp_path / "eu.parquet"

@@ -412,7 +412,8 @@ class Compiler {
     for (const std::string& column : columns)
       if (!source_.columns || source_.columns->count(column)) select.push_back(Id(column));
     if (select.empty()) select.push_back("1 AS _griffin_none");
-    query_.scan_sql = "SELECT " + Join(select, ", ") + "\nFROM " + FromWhere();
+    query_.scan_select = Join(select, ", ");
+    query_.scan_sql = "SELECT " + query_.scan_select + "\nFROM " + FromWhere();
   }
 
   static std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {

@@ -91,6 +91,7 @@ struct PushdownQuery {
   // The planner's plan when checks fall back (pushdown_runner.h): every rule
   // column the source has, for one scan of the whole suite by the engine.
   std::string scan_sql;
+  std::string scan_select;   // scan_sql's select list (a PostgreSQL table's range scan reuses it)
   bool any_fallback() const;
 };
 

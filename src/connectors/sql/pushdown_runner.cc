@@ -40,12 +40,19 @@ Result<Report> RunFallback(const std::shared_ptr<AdbcConnectionHandle>& connecti
 
 // The planner's whole-suite scan: every rule column through the engine, in
 // the transaction of the types' probe; each check says why it ran there.
-Result<Report> RunWholeScan(const std::shared_ptr<AdbcConnectionHandle>& connection, SqlEngine engine,
+Result<Report> RunWholeScan(const std::shared_ptr<AdbcConnectionHandle>& connection, const SqlTarget& target,
                             std::shared_ptr<const Plan> plan, const PushdownQuery& query, const SqlDialect& dialect,
-                            const ReadOptions& read_options, const RunOptions& options, const std::string& context,
-                            const std::shared_ptr<arrow::RecordBatch>& params) {
-  ASSIGN_OR_RETURN(auto source,
-                   OpenSqlQuerySource(connection, engine, query.scan_sql, context, read_options, 0, params));
+                            const PushdownSource& from, const ReadOptions& read_options, const RunOptions& options,
+                            const SqlCondition& condition) {
+  const std::string& context = target.display;
+  std::unique_ptr<InputSource> source;
+  if (read_options.query.empty()) {  // a table: PostgreSQL reads it over several connections
+    ASSIGN_OR_RETURN(source, OpenSqlTableScan(connection, target, {query.scan_select, from.from, condition},
+                                              read_options, 0, target.engine == SqlEngine::kPostgresql));
+  } else {
+    ASSIGN_OR_RETURN(source, OpenSqlQuerySource(connection, target.engine, query.scan_sql, context, read_options, 0,
+                                                condition.params));
+  }
   ASSIGN_OR_RETURN(Report report, RunValidation(plan, *source, options));
   const std::string why = WholeScanReason(*plan, query, dialect);
   // The report's checks are the plan's, in order (as AssemblePushdownReport's).
@@ -114,11 +121,7 @@ Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& 
   ASSIGN_OR_RETURN(std::shared_ptr<AdbcConnectionHandle> connection, ConnectSql(target, SqlAccess::kReadOnly));
   // One transaction for every query, so that they all see the same rows.
   RETURN_IF_ERROR(connection->SetOption("adbc.connection.autocommit", "false", context));
-  if (target.engine == SqlEngine::kPostgresql) {
-    ASSIGN_OR_RETURN(auto isolation, AdbcStatementHandle::Open(
-                                         connection, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", context));
-    RETURN_IF_ERROR(isolation->ExecuteUpdate(context));
-  }
+  if (target.engine == SqlEngine::kPostgresql) RETURN_IF_ERROR(BeginRepeatableRead(connection, context));
   PushdownSource source;
   source.from = read_options.query.empty() ? QuotedTableName(target) : "(" + read_options.query + ") AS griffin_query";
   // The filter as SQL Griffin writes, and an increment's bounds (sql_increment.h),
@@ -138,8 +141,8 @@ Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& 
   if (query.any_fallback() && !split) {
     RunOptions engine_options = options;
     engine_options.on_rows = nullptr;
-    ASSIGN_OR_RETURN(Report report, RunWholeScan(connection, target.engine, plan, query, *dialect, read_options,
-                                                 engine_options, context, params));
+    ASSIGN_OR_RETURN(Report report, RunWholeScan(connection, target, plan, query, *dialect, source, read_options,
+                                                 engine_options, condition));
     report.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
   }

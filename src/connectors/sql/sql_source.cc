@@ -10,6 +10,7 @@
 #include <arrow/record_batch.h>
 
 #include "connectors/sql/adbc_driver.h"
+#include "connectors/sql/parallel_scan.h"
 #include "connectors/sql/sql_catalogue.h"
 #include "connectors/sql/sql_connect.h"
 #include "connectors/sql/sql_increment.h"
@@ -247,18 +248,22 @@ Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const
   ASSIGN_OR_RETURN(std::vector<std::string> columns, SourceColumnNames(connection, from, context));
   RETURN_IF_ERROR(CheckWhereColumns(options.where, columns, target.engine, context));
   ASSIGN_OR_RETURN(SqlCondition condition, RowCondition(target.engine, options, context));
+  if (options.query.empty())
+    return OpenSqlTableScan(std::move(connection), target, {SelectList(columns, options), from, condition}, options,
+                            input_index, false);
   std::string sql = "SELECT " + SelectList(columns, options) + " FROM " + from;
   if (!condition.sql.empty()) sql += " WHERE " + condition.sql;
   return OpenSqlQuerySource(std::move(connection), target.engine, sql, context, options, input_index,
                             condition.params);
 }
 
-Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConnectionHandle> connection,
-                                                        SqlEngine engine, const std::string& sql,
-                                                        const std::string& context, const ReadOptions& options,
-                                                        int input_index, std::shared_ptr<arrow::RecordBatch> params) {
+Result<std::shared_ptr<arrow::RecordBatchReader>> OpenSqlQueryReader(std::shared_ptr<AdbcConnectionHandle> connection,
+                                                                     SqlEngine engine, const std::string& sql,
+                                                                     const std::string& context,
+                                                                     const ReadOptions& options,
+                                                                     const std::shared_ptr<arrow::RecordBatch>& params) {
   ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, sql, context));
-  RETURN_IF_ERROR(BindCondition({"", std::move(params)}, *statement, context));
+  RETURN_IF_ERROR(BindCondition({"", params}, *statement, context));
   if (engine == SqlEngine::kSqlite)
     RETURN_IF_ERROR(statement->SetOption("adbc.sqlite.query.batch_rows", std::to_string(options.batch_rows), context));
   if (engine == SqlEngine::kPostgresql)
@@ -267,9 +272,34 @@ Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConn
   ASSIGN_OR_RETURN(ArrowArrayStream stream, statement->Execute(context));
   auto imported = arrow::ImportRecordBatchReader(&stream);
   if (!imported.ok()) return Status::InputError(context + ": " + imported.status().message());
-  auto reader = std::make_shared<AdbcResultReader>(std::move(connection), std::move(statement), std::move(*imported),
-                                                   engine == SqlEngine::kSqlite);
+  std::shared_ptr<arrow::RecordBatchReader> reader = std::make_shared<AdbcResultReader>(
+      std::move(connection), std::move(statement), std::move(*imported), engine == SqlEngine::kSqlite);
+  return reader;
+}
+
+Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConnectionHandle> connection,
+                                                        SqlEngine engine, const std::string& sql,
+                                                        const std::string& context, const ReadOptions& options,
+                                                        int input_index, std::shared_ptr<arrow::RecordBatch> params) {
+  ASSIGN_OR_RETURN(auto reader, OpenSqlQueryReader(std::move(connection), engine, sql, context, options, params));
   return OpenRecordBatchReaderSource(std::move(reader), context, options, input_index);
+}
+
+Result<std::unique_ptr<InputSource>> OpenSqlTableScan(std::shared_ptr<AdbcConnectionHandle> connection,
+                                                      const SqlTarget& target, const TableScan& scan,
+                                                      const ReadOptions& options, int input_index,
+                                                      bool in_repeatable_read) {
+  const std::string& context = target.display;
+  const RangeScanShape shape = DefaultRangeScanShape();
+  if (target.engine == SqlEngine::kPostgresql && shape.readers > 1) {
+    if (!in_repeatable_read) RETURN_IF_ERROR(BeginRepeatableRead(connection, context));
+    ASSIGN_OR_RETURN(auto ranges, OpenPostgresqlRangeScan(connection, target, scan, options, shape));
+    if (ranges != nullptr) return OpenRecordBatchReaderSource(std::move(ranges), context, options, input_index);
+  }
+  std::string sql = "SELECT " + scan.select_list + " FROM " + scan.from;
+  if (!scan.condition.sql.empty()) sql += " WHERE (" + scan.condition.sql + ")";
+  return OpenSqlQuerySource(std::move(connection), target.engine, sql, context, options, input_index,
+                            scan.condition.params);
 }
 
 }  // namespace griffin::sql

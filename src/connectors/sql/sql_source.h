@@ -17,6 +17,8 @@
 //   (PostgreSQL: SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SQLite:
 //   the file opened with mode=ro; DuckDB: access_mode=READ_ONLY), as one
 //   statement.
+// - A PostgreSQL table (no --query) of 2 ranges of blocks or more is read
+//   over several connections in ctid order (OpenSqlTableScan, parallel_scan.h).
 // - Batches go through OpenRecordBatchReaderSource, so arrow_check and the
 //   typed-input rules of docs/semantics.md apply: what each database type
 //   becomes is in docs/sources.md (PostgreSQL NUMERIC arrives as text and is
@@ -31,6 +33,8 @@
 #include <arrow/record_batch.h>
 
 #include "connectors/sql/adbc_driver.h"
+#include "connectors/sql/parallel_scan.h"
+#include "connectors/sql/sql_uri.h"
 #include "io/input_source.h"
 #include "io/source_registry.h"
 #include "util/status.h"
@@ -51,6 +55,22 @@ Result<std::unique_ptr<InputSource>> OpenSqlQuerySource(std::shared_ptr<AdbcConn
                                                         const std::string& context, const ReadOptions& options,
                                                         int input_index,
                                                         std::shared_ptr<arrow::RecordBatch> params = nullptr);
+// The same rows as a RecordBatchReader in the engine types (one range of
+// parallel_scan.h's scan).
+Result<std::shared_ptr<arrow::RecordBatchReader>> OpenSqlQueryReader(std::shared_ptr<AdbcConnectionHandle> connection,
+                                                                     SqlEngine engine, const std::string& sql,
+                                                                     const std::string& context,
+                                                                     const ReadOptions& options,
+                                                                     const std::shared_ptr<arrow::RecordBatch>& params);
+// A table's rows, `scan` (its select list, quoted name and condition): a
+// PostgreSQL table over several connections in ctid order
+// (parallel_scan.h; the connection is first put in a REPEATABLE READ
+// transaction unless `in_repeatable_read`), anything else as one SELECT on
+// `connection`.
+Result<std::unique_ptr<InputSource>> OpenSqlTableScan(std::shared_ptr<AdbcConnectionHandle> connection,
+                                                      const SqlTarget& target, const TableScan& scan,
+                                                      const ReadOptions& options, int input_index,
+                                                      bool in_repeatable_read);
 // The names of the columns `from` (a quoted table or a parenthesized query)
 // yields: the query run with WHERE 1=0.
 Result<std::vector<std::string>> SourceColumnNames(const std::shared_ptr<AdbcConnectionHandle>& connection,
