@@ -4,6 +4,8 @@ in one run, on the same cluster settings and the same Parquet file
 (bench/datasets.py's transactions, bench/suite.rules.yaml's 13 checks):
 
   griffin-native   griffin.spark.validate(df, rules, mode="native"): mapInArrow, the engine per partition
+  griffin-native-key  the same with key="txn_id": rows range-partitioned and sorted by the key first
+                   (one shuffle plus Spark's sampling job): what key= costs
   griffin-sql      griffin.spark.validate(df, rules, mode="sql"): one Spark SQL aggregation + the engine
                    for what Spark SQL cannot judge (here the regex, the row expression, the timestamp
                    type and, with them, the error-severity unique; the report's ran_in says which)

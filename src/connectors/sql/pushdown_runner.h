@@ -23,7 +23,8 @@
 // column instead of steps 2-4 (the scan report, every check ran_in "engine",
 // the reason naming the checks that forced it). At 1M rows in PostgreSQL
 // steps 2-4 cost 5.7-5.9x the hand-written aggregate and the one scan
-// 1.25-1.28x, in the same runs (bench/README.md). `split` (--mode pushdown-split) runs steps 2-4 anyway,
+// 1.25-1.28x, in the same runs; at 10M 5.3-6.2x and 0.96-0.99x
+// (bench/README.md). `split` (--mode pushdown-split) runs steps 2-4 anyway,
 // for wide tables whose fallback checks read few columns.
 //
 // Per-row outputs (--clean, --quarantine) need every row: scan mode.
