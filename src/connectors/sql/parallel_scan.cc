@@ -83,7 +83,12 @@ class RangeScanReader : public arrow::RecordBatchReader {
         slot.batches.pop_front();
         return arrow::Status::OK();
       }
-      if (!slot.error.ok()) return arrow::Status::IOError(slot.error.message());
+      if (!slot.error.ok()) {
+        // The source names the input itself (arrow_source.h): the message without it.
+        std::string message = slot.error.message();
+        if (message.rfind(context_ + ": ", 0) == 0) message.erase(0, context_.size() + 2);
+        return arrow::Status::IOError(message);
+      }
       slots_.erase(current_);
       ++current_;
       changed_.notify_all();  // the window moved

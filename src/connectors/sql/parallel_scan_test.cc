@@ -167,6 +167,8 @@ TEST_F(RangeScanTest, AFailedRangeIsTheReadersError) {
   }
   EXPECT_FALSE(status.ok());
   EXPECT_NE(status.message().find("division by zero"), std::string::npos) << status.message();
+  // The input source puts the name in front (as for the serial read's errors), so the message lacks it.
+  EXPECT_EQ(status.message().find(target_.display), std::string::npos) << status.message();
   EXPECT_LT(rows, 15000);
 }
 
