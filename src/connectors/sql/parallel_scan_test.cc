@@ -151,6 +151,37 @@ TEST_F(RangeScanTest, ARefusedReaderConnectionLeavesTheSerialRead) {
   EXPECT_EQ(*IntegerCell(*(*rows)[0]->column(0), 0, "test"), 20000);
 }
 
+// A reader whose server connection dies mid-scan (its backend terminated, as
+// by an administrator or a failover) makes the scan fail with the server's
+// message, never hang, and the reader is released cleanly.
+TEST_F(RangeScanTest, AReaderWhoseConnectionDiesFailsTheScan) {
+  if (target_.table.empty()) return;
+  auto reader = Open(table_, {}, {2, 1});
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  ASSERT_NE(*reader, nullptr);
+  std::shared_ptr<arrow::RecordBatch> batch;
+  ASSERT_TRUE((*reader)->ReadNext(&batch).ok());
+  ASSERT_NE(batch, nullptr);
+  auto killer = ConnectSql(target_, SqlAccess::kWrite);
+  ASSERT_TRUE(killer.ok());
+  // Every backend whose last query read this test's table: both readers.
+  auto killed = QueryAll(*killer,
+                         "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+                         "AND query LIKE '%" + schema_ + "%ctid%'",
+                         "test");
+  ASSERT_TRUE(killed.ok()) << killed.status().message();
+  EXPECT_GE(*IntegerCell(*(*killed)[0]->column(0), 0, "test"), 1);
+  arrow::Status status;
+  int64_t batches = 0;
+  while (true) {
+    status = (*reader)->ReadNext(&batch);
+    if (!status.ok() || batch == nullptr) break;
+    ++batches;
+  }
+  EXPECT_FALSE(status.ok()) << "read " << batches << " more batches and ended without an error";
+  reader->reset();  // joins the reader threads: must not hang
+}
+
 // A range query that fails reaches the reader as its error, naming the source.
 TEST_F(RangeScanTest, AFailedRangeIsTheReadersError) {
   if (target_.table.empty()) return;
