@@ -182,6 +182,17 @@ TEST_F(RangeScanTest, AReaderWhoseConnectionDiesFailsTheScan) {
   reader->reset();  // joins the reader threads: must not hang
 }
 
+// Griffin's read-only sessions scan every table from its first block
+// (no synchronized scans), so a plain SELECT gives the ranged read's order.
+TEST_F(RangeScanTest, ReadOnlySessionsScanFromTheFirstBlock) {
+  if (target_.table.empty()) return;
+  auto session = ConnectSql(target_, SqlAccess::kReadOnly);
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  auto setting = QueryAll(*session, "SELECT current_setting('synchronize_seqscans')", "test");
+  ASSERT_TRUE(setting.ok()) << setting.status().message();
+  EXPECT_EQ(static_cast<const arrow::StringArray&>(*(*setting)[0]->column(0)).GetString(0), "off");
+}
+
 // A range query that fails reaches the reader as its error, naming the source.
 TEST_F(RangeScanTest, AFailedRangeIsTheReadersError) {
   if (target_.table.empty()) return;

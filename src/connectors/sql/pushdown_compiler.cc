@@ -357,8 +357,14 @@ class Compiler {
     for (const std::string& column : placement.sample_columns) select.push_back(Id(column));
     std::vector<int> uniques;
     if (placement.unique) uniques.push_back(placement.check_index);
-    return "SELECT " + Join(select, ", ") + "\nFROM " + RowsSql(placement.sample_columns, uniques) + "\nWHERE " +
-           placement.violation + "\nORDER BY " + kRowColumn + "\nLIMIT " + std::to_string(max_violations_ + 1);
+    const std::string limit = "\nLIMIT " + std::to_string(max_violations_ + 1);
+    const std::string rows = "SELECT " + Join(select, ", ") + "\nFROM " + RowsSql(placement.sample_columns, uniques) +
+                             "\nWHERE " + placement.violation;
+    // Rows numbered as they stream (no PARTITION BY window): the first
+    // violations are the first found, so the scan stops there.
+    if (dialect_.RowIdsStream() && !placement.unique)
+      return "SELECT * FROM (" + rows + limit + ") AS _griffin_first\nORDER BY " + kRowColumn;
+    return rows + "\nORDER BY " + kRowColumn + limit;
   }
 
   // The columns a fallback check reads.

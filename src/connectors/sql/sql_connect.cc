@@ -42,9 +42,14 @@ Result<std::shared_ptr<AdbcConnectionHandle>> ConnectSql(const SqlTarget& target
                    AdbcDatabaseHandle::Open(library, database_options, context));
   ASSIGN_OR_RETURN(std::shared_ptr<AdbcConnectionHandle> connection, AdbcConnectionHandle::Open(database, context));
   if (target.engine == SqlEngine::kPostgresql && access == SqlAccess::kReadOnly) {
-    ASSIGN_OR_RETURN(auto read_only, AdbcStatementHandle::Open(
-                                         connection, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", context));
-    RETURN_IF_ERROR(read_only->ExecuteUpdate(context));
+    // Read-only, and every sequential scan starts at the table's first block:
+    // with synchronized scans a big table's scan starts where a concurrent one
+    // is, so a plain SELECT's row order (the report's rows) would change from
+    // run to run and differ from the ranged read's ctid order (parallel_scan.h).
+    for (const char* sql : {"SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", "SET synchronize_seqscans = off"}) {
+      ASSIGN_OR_RETURN(auto setting, AdbcStatementHandle::Open(connection, sql, context));
+      RETURN_IF_ERROR(setting->ExecuteUpdate(context));
+    }
   }
   return connection;
 }

@@ -56,6 +56,7 @@ class PostgresqlDialect : public SqlDialect {
     return "(" + expr + " IN ('Infinity'::float8, '-Infinity'::float8))";
   }
   std::string BytewiseString(const std::string& expr) const override { return "(" + expr + " COLLATE \"C\")"; }
+  bool RowIdsStream() const override { return true; }
   std::optional<std::string> CountDistinctTuples(const std::vector<std::string>& exprs) const override {
     if (exprs.size() == 1) return "COUNT(DISTINCT " + exprs[0] + ")";
     return "COUNT(DISTINCT CASE WHEN " + NotNullTuple(exprs) + " THEN ROW(" + CommaList(exprs) + ") END)";

@@ -59,6 +59,12 @@ class SqlDialect {
   // Spark: monotonically_increasing_id(), the ids griffin.spark's native mode
   // gives (partition index * 2^33 + position; Spark has no unordered window).
   virtual std::string RowId() const { return "ROW_NUMBER() OVER () - 1"; }
+  // Whether RowId's window hands rows on in the order it numbers them, in one
+  // process, so a sample query may stop at its first violations (LIMIT
+  // before ORDER BY) instead of sorting every violating row. PostgreSQL: yes
+  // (its sessions run without synchronized scans, and the runner turns
+  // parallel plans off for the samples); DuckDB's parallel executor: no.
+  virtual bool RowIdsStream() const { return false; }
 };
 
 // The dialect called `name` (postgresql, postgres, sqlite, duckdb, spark), or null.
