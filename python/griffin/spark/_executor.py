@@ -12,8 +12,13 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 # monotonically_increasing_id() numbers rows.
 ROW_ID_SHIFT = 33
 
-# What partial_states yields: one row per partition.
-STATE_SCHEMA = "partition long, rows long, state binary"
+# What partial_states yields: a partition's state in pieces of at most
+# STATE_CHUNK_BYTES, one row each (chunk 0, 1, ...). A state of a 10M-row
+# partition is ~145 MB (unique's keys): sent whole, the driver's JVM pickled
+# it into a doubling buffer for Python and ran a 2 GiB heap out of memory at
+# 10M rows; in pieces, each pickled batch stays small.
+STATE_SCHEMA = "partition long, rows long, chunk long, state binary"
+STATE_CHUNK_BYTES = 8 << 20
 
 MISSING_WHEEL = ("griffin is not installed in this Spark executor's Python ({python}: {error}). Ship it with "
                  "the job: pack a venv holding the griffin wheel (venv-pack -o griffin-env.tar.gz), pass it as "
@@ -31,16 +36,24 @@ LOST = ("griffin.spark: {got} partial states reached the driver for {partitions}
 
 def collect_states(frame: Any, partitions: int) -> Tuple[List[int], List[int], List[bytes]]:
     """The (partitions, rows, states) of a mapInArrow(partial_states,
-    STATE_SCHEMA) DataFrame on the driver, in partition order; `partitions`:
-    how many its input has. Collected as Rows: collecting them as Arrow
-    copies each state twice more on its executor (a 10M-row partition's
-    state of ~145 MB ran a 1 GiB executor out of memory). Raises
-    RuntimeError when fewer states arrive than partitions were validated
-    (a collect cut short must not become a report of fewer rows)."""
-    rows = sorted(frame.collect(), key=lambda r: r["partition"])
-    if len(rows) != partitions:
-        raise RuntimeError(LOST.format(got=len(rows), partitions=partitions))
-    return [r["partition"] for r in rows], [r["rows"] for r in rows], [bytes(r["state"]) for r in rows]
+    STATE_SCHEMA) DataFrame on the driver, in partition order, each state
+    joined from its chunks; `partitions`: how many its input has. Collected
+    as Rows: collecting them as Arrow copies each state twice more on its
+    executor (a 10M-row partition's state of ~145 MB ran a 1 GiB executor out
+    of memory). Raises RuntimeError when fewer states arrive than partitions
+    were validated, or a state's chunks are not 0..n-1 (a collect cut short
+    must not become a report of fewer rows)."""
+    pieces: Dict[int, Dict[int, Any]] = {}
+    counts: Dict[int, int] = {}
+    for row in frame.collect():
+        pieces.setdefault(row["partition"], {})[row["chunk"]] = row["state"]
+        counts[row["partition"]] = row["rows"]
+    complete = [p for p, chunks in pieces.items() if sorted(chunks) == list(range(len(chunks)))]
+    if len(pieces) != partitions or len(complete) != partitions:
+        raise RuntimeError(LOST.format(got=len(complete), partitions=partitions))
+    order = sorted(pieces)
+    return (order, [counts[p] for p in order],
+            [b"".join(bytes(pieces[p][c]) for c in range(len(pieces[p]))) for p in order])
 
 
 def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
@@ -53,6 +66,7 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
     that plan's fallback checks (griffin/spark/_sql.py) instead of all rules."""
     missing = MISSING_WHEEL
     changed = CHANGED
+    chunk_bytes = STATE_CHUNK_BYTES
     shift = ROW_ID_SHIFT
 
     def worker_validator() -> Any:
@@ -101,8 +115,11 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
                 yield batch
         reader = pa.RecordBatchReader.from_batches(schema, counted())
         state = worker.partial(reader, row_offset=partition << shift, max_violations=max_violations, threads=1)
-        yield pa.RecordBatch.from_arrays([pa.array([partition], pa.int64()), pa.array([rows[0]], pa.int64()),
-                                          pa.array([state], pa.binary())], names=["partition", "rows", "state"])
+        chunks = [state[at:at + chunk_bytes] for at in range(0, len(state), chunk_bytes)] or [b""]
+        for index, chunk in enumerate(chunks):
+            yield pa.RecordBatch.from_arrays([pa.array([partition], pa.int64()), pa.array([rows[0]], pa.int64()),
+                                              pa.array([index], pa.int64()), pa.array([chunk], pa.binary())],
+                                             names=["partition", "rows", "chunk", "state"])
 
     def split_rows(merged_errors: Any, check_order: Dict[str, int], want_clean: bool) -> Callable:
         def run(batches: Any) -> Any:
