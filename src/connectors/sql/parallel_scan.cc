@@ -107,9 +107,7 @@ class RangeScanReader : public arrow::RecordBatchReader {
   std::string RangeSql(int64_t range) const {
     const int64_t first = range * range_blocks_;
     const int64_t end = range + 1 == ranges_ ? -1 : first + range_blocks_;
-    std::string sql = "SELECT " + scan_.select_list + " FROM " + scan_.from + " WHERE ";
-    if (!scan_.condition.sql.empty()) sql += "(" + scan_.condition.sql + ") AND ";
-    return sql + BlockRange(first, end);
+    return scan_.Sql(BlockRange(first, end));
   }
 
   // One reader thread: claims the next range while the window allows, reads
@@ -173,11 +171,16 @@ class RangeScanReader : public arrow::RecordBatchReader {
 
 }  // namespace
 
+std::string TableScan::Sql(const std::string& also) const {
+  std::string sql = "SELECT " + select_list + " FROM " + from;
+  if (!condition.sql.empty()) sql += " WHERE (" + condition.sql + ")";
+  if (!also.empty()) sql += (condition.sql.empty() ? " WHERE " : " AND ") + also;
+  return sql;
+}
+
 Status BeginRepeatableRead(const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& context) {
   RETURN_IF_ERROR(connection->SetOption("adbc.connection.autocommit", "false", context));
-  ASSIGN_OR_RETURN(auto isolation,
-                   AdbcStatementHandle::Open(connection, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", context));
-  return isolation->ExecuteUpdate(context);
+  return ExecuteSql(connection, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", context);
 }
 
 RangeScanShape DefaultRangeScanShape() {
@@ -218,10 +221,7 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> OpenPostgresqlRangeScan(
   auto join = [&]() -> Result<std::shared_ptr<AdbcConnectionHandle>> {
     ASSIGN_OR_RETURN(auto connection, ConnectSql(target, SqlAccess::kReadOnly));
     RETURN_IF_ERROR(BeginRepeatableRead(connection, context));
-    ASSIGN_OR_RETURN(auto import, AdbcStatementHandle::Open(
-                                      connection, "SET TRANSACTION SNAPSHOT " + *dialect.StringLiteral(snapshot),
-                                      context));
-    RETURN_IF_ERROR(import->ExecuteUpdate(context));
+    RETURN_IF_ERROR(ExecuteSql(connection, "SET TRANSACTION SNAPSHOT " + *dialect.StringLiteral(snapshot), context));
     return connection;
   };
   for (int i = 1; i < shape.readers; ++i) {
@@ -231,10 +231,8 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> OpenPostgresqlRangeScan(
   }
   if (connections.size() < 2) return std::shared_ptr<arrow::RecordBatchReader>();
   // The columns' engine types, from a query that reads no block.
-  std::string none = "SELECT " + scan.select_list + " FROM " + scan.from + " WHERE ";
-  if (!scan.condition.sql.empty()) none += "(" + scan.condition.sql + ") AND ";
-  ASSIGN_OR_RETURN(auto empty, OpenSqlQueryReader(primary, SqlEngine::kPostgresql, none + "false", context, options,
-                                                  scan.condition.params));
+  ASSIGN_OR_RETURN(auto empty, OpenSqlQueryReader(primary, SqlEngine::kPostgresql, scan.Sql("false"), context,
+                                                  options, scan.condition.params));
   std::shared_ptr<arrow::Schema> schema = empty->schema();
   for (std::shared_ptr<arrow::RecordBatch> batch; empty->ReadNext(&batch).ok() && batch != nullptr;) {
   }

@@ -45,8 +45,11 @@ namespace griffin::sql {
 // with condition.params bound to every range's query.
 struct TableScan {
   std::string select_list;
-  std::string from;       // the quoted table name
+  std::string from;       // the quoted table name (or a parenthesized query)
   SqlCondition condition;
+
+  // The SELECT, with `also` (SQL Griffin wrote, such as a ctid range) ANDed to the condition.
+  std::string Sql(const std::string& also = "") const;
 };
 
 struct RangeScanShape {

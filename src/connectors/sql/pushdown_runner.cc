@@ -152,11 +152,8 @@ Result<Report> RunPushdown(std::shared_ptr<const Plan> plan, const std::string& 
   // From here on rows are numbered by `_griffin_row` windows, which must see
   // the rows in one process in scan order: no parallel plans (the aggregate
   // above, which only counts, may use them).
-  if (target.engine == SqlEngine::kPostgresql) {
-    ASSIGN_OR_RETURN(auto serial,
-                     AdbcStatementHandle::Open(connection, "SET LOCAL max_parallel_workers_per_gather = 0", context));
-    RETURN_IF_ERROR(serial->ExecuteUpdate(context));
-  }
+  if (target.engine == SqlEngine::kPostgresql)
+    RETURN_IF_ERROR(ExecuteSql(connection, "SET LOCAL max_parallel_workers_per_gather = 0", context));
   // Samples of the pushed checks that have violations.
   auto string_nulls = std::make_shared<const NullMatcher>(read_options.null_values);
   std::vector<std::pair<int, ViolationReport>> violations;  // (check index, violation)

@@ -1,5 +1,7 @@
 #include "connectors/sql/sql_connect.h"
 
+#include "connectors/sql/sql_query.h"
+
 #include <sys/stat.h>
 
 #include <map>
@@ -46,10 +48,8 @@ Result<std::shared_ptr<AdbcConnectionHandle>> ConnectSql(const SqlTarget& target
     // with synchronized scans a big table's scan starts where a concurrent one
     // is, so a plain SELECT's row order (the report's rows) would change from
     // run to run and differ from the ranged read's ctid order (parallel_scan.h).
-    for (const char* sql : {"SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", "SET synchronize_seqscans = off"}) {
-      ASSIGN_OR_RETURN(auto setting, AdbcStatementHandle::Open(connection, sql, context));
-      RETURN_IF_ERROR(setting->ExecuteUpdate(context));
-    }
+    for (const char* sql : {"SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", "SET synchronize_seqscans = off"})
+      RETURN_IF_ERROR(ExecuteSql(connection, sql, context));
   }
   return connection;
 }

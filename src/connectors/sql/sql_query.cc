@@ -33,6 +33,12 @@ __int128 ValueOf(const arrow::Array& column, int64_t row) {
 
 }  // namespace
 
+Status ExecuteSql(const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql,
+                  const std::string& context) {
+  ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, sql, context));
+  return statement->ExecuteUpdate(context);
+}
+
 Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> QueryAll(
     const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql, const std::string& context,
     const std::shared_ptr<arrow::RecordBatch>& params) {

@@ -24,6 +24,10 @@ Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> QueryAll(
     const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql, const std::string& context,
     const std::shared_ptr<arrow::RecordBatch>& params = nullptr);  // bound to the placeholders, if set
 
+// One statement that returns no rows (SET ..., a transaction setting).
+Status ExecuteSql(const std::shared_ptr<AdbcConnectionHandle>& connection, const std::string& sql,
+                  const std::string& context);
+
 // An integer cell (any integer type, date32 as days, or integer text such
 // as a SUM cast to text); nullopt for NULL. An InputError for anything else.
 Result<std::optional<__int128>> IntegerCell(const arrow::Array& column, int64_t row, const std::string& context);

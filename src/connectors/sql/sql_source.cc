@@ -248,12 +248,9 @@ Result<std::unique_ptr<InputSource>> OpenSqlSource(const std::string& uri, const
   ASSIGN_OR_RETURN(std::vector<std::string> columns, SourceColumnNames(connection, from, context));
   RETURN_IF_ERROR(CheckWhereColumns(options.where, columns, target.engine, context));
   ASSIGN_OR_RETURN(SqlCondition condition, RowCondition(target.engine, options, context));
-  if (options.query.empty())
-    return OpenSqlTableScan(std::move(connection), target, {SelectList(columns, options), from, condition}, options,
-                            input_index, false);
-  std::string sql = "SELECT " + SelectList(columns, options) + " FROM " + from;
-  if (!condition.sql.empty()) sql += " WHERE " + condition.sql;
-  return OpenSqlQuerySource(std::move(connection), target.engine, sql, context, options, input_index,
+  const TableScan scan{SelectList(columns, options), from, condition};
+  if (options.query.empty()) return OpenSqlTableScan(std::move(connection), target, scan, options, input_index, false);
+  return OpenSqlQuerySource(std::move(connection), target.engine, scan.Sql(), context, options, input_index,
                             condition.params);
 }
 
@@ -296,9 +293,7 @@ Result<std::unique_ptr<InputSource>> OpenSqlTableScan(std::shared_ptr<AdbcConnec
     ASSIGN_OR_RETURN(auto ranges, OpenPostgresqlRangeScan(connection, target, scan, options, shape));
     if (ranges != nullptr) return OpenRecordBatchReaderSource(std::move(ranges), context, options, input_index);
   }
-  std::string sql = "SELECT " + scan.select_list + " FROM " + scan.from;
-  if (!scan.condition.sql.empty()) sql += " WHERE (" + scan.condition.sql + ")";
-  return OpenSqlQuerySource(std::move(connection), target.engine, sql, context, options, input_index,
+  return OpenSqlQuerySource(std::move(connection), target.engine, scan.Sql(), context, options, input_index,
                             scan.condition.params);
 }
 
