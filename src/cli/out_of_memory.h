@@ -8,7 +8,8 @@ namespace griffin {
 // "griffin: out of memory\n" to stderr and exits with kExitInput (3) at once,
 // where an uncaught std::bad_alloc would abort with "terminate called...".
 // Outputs already committed stay; an output being written is left incomplete and
-// never renamed into place (outputs are atomic).
+// never renamed into place (outputs are atomic). Threads that run out at once
+// print the line once: the first exits, the others wait for it.
 void ExitOnOutOfMemory();
 
 }  // namespace griffin
