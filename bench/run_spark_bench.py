@@ -3,7 +3,9 @@
 in one run, on the same cluster settings and the same Parquet file
 (bench/datasets.py's transactions, bench/suite.rules.yaml's 13 checks):
 
-  griffin-native   griffin.spark.validate(df, rules, mode="native"): mapInArrow, the engine per partition
+  griffin-native   griffin.spark.validate(df, rules, mode="native"): mapInArrow, the engine per partition,
+                   unique's keys merged by a hash shuffle of the keys (unique_merge="shuffle", the default)
+  griffin-native-driver  the same with unique_merge="driver": every partition's key set merged on the driver
   griffin-native-key  the same with key="txn_id": rows range-partitioned and sorted by the key first
                    (one shuffle plus Spark's sampling job): what key= costs
   griffin-sql      griffin.spark.validate(df, rules, mode="sql"): one Spark SQL aggregation + the engine

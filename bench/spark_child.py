@@ -31,18 +31,22 @@ def _griffin(args):
     spark = spark_cluster.session(args.master, "griffin-bench")
     notes = {}
 
-    def run(mode, key=None):
+    def run(mode, key=None, unique_merge="shuffle"):
         def once():
             frame = spark.read.parquet(args.data)
-            result = griffin.spark.validate(frame, str(suite.RULES_PATH), mode=mode, key=key, max_violations=0)
+            result = griffin.spark.validate(frame, str(suite.RULES_PATH), mode=mode, key=key, max_violations=0,
+                                            unique_merge=unique_merge)
             notes[mode] = {"partitions": result.partitions,
                            "ran_in_spark_sql": sorted(k for k, v in result.ran_in.items() if v == "database")}
             return counts_of(result.report.to_dict())
         return once
     # griffin-native-key: key= orders rows by txn_id first (a range shuffle and Spark's
     # sampling job): what that costs. The counts are order-free, so they still equal.
-    return ({"griffin-native": run("native"), "griffin-native-key": run("native", "txn_id"),
-             "griffin-sql": run("sql")}, notes, spark.stop, ["griffin", "pyspark"])
+    # griffin-native-driver: unique's key sets merged on the driver instead of by a
+    # hash shuffle of the keys (unique_merge="driver").
+    return ({"griffin-native": run("native"), "griffin-native-driver": run("native", unique_merge="driver"),
+             "griffin-native-key": run("native", "txn_id"), "griffin-sql": run("sql")},
+            notes, spark.stop, ["griffin", "pyspark"])
 
 
 def _griffin_local(args):

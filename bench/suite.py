@@ -43,7 +43,7 @@ TABLE_CHECKS = ["email.null_fraction", "label.mean"]
 ALL_NAMES = ["evaluated_rows"] + CHECKS + TABLE_CHECKS
 
 # bench/run_spark_bench.py's jobs (its tools on Spark), the names its differences use.
-SPARK_JOBS = ["griffin-native", "griffin-native-key", "griffin-sql", "pydeequ", "gx-spark"]
+SPARK_JOBS = ["griffin-native", "griffin-native-driver", "griffin-native-key", "griffin-sql", "pydeequ", "gx-spark"]
 
 CSV = "csv"        # from the CSV file on disk to counts
 MEMORY = "memory"  # from an in-memory frame (loaded from the Parquet copy) to counts

@@ -176,31 +176,55 @@ class PyValidator {
   // Arrow stream whose first row has id `row_offset`, as bytes.
   nb::bytes Partial(nb::handle capsule, const std::string& name, int64_t row_offset, int64_t max_violations,
                     int threads, int64_t batch_rows) const {
-    std::shared_ptr<arrow::RecordBatchReader> reader = griffin::python::ImportStreamCapsule(capsule, name);
-    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, false);
-    std::string state;
-    options.row_offset = row_offset;
-    options.partial_state = &state;
-    Status status;
+    const std::string state = RunPartial(capsule, name, row_offset, max_violations, threads, batch_rows, 0, nullptr);
+    return nb::bytes(state.data(), state.size());
+  }
+
+  // Validator.partial(..., key_shards=N): (state without unique keys, [N key shard blobs]).
+  nb::tuple PartialSharded(nb::handle capsule, const std::string& name, int64_t row_offset, int64_t max_violations,
+                           int threads, int64_t batch_rows, int key_shards) const {
+    std::vector<std::string> shards;
+    const std::string state =
+        RunPartial(capsule, name, row_offset, max_violations, threads, batch_rows, key_shards, &shards);
+    nb::list blobs;
+    for (const std::string& shard : shards) blobs.append(nb::bytes(shard.data(), shard.size()));
+    return nb::make_tuple(nb::bytes(state.data(), state.size()), blobs);
+  }
+
+  // How many `unique` checks (column and row) the rules hold: their keys are what a merge moves.
+  int unique_checks() const {
+    int count = 0;
+    for (const griffin::CheckInfo& check : validator_->plan().checks()) count += check.check == "unique";
+    return count;
+  }
+
+  // Validator.merge_key_shard(): one shard's blobs of every part -> its duplicates.
+  nb::bytes MergeKeyShard(const std::vector<nb::bytes>& blobs, const std::vector<std::string>& names) const {
+    std::vector<std::string_view> views;
+    for (const nb::bytes& blob : blobs) views.emplace_back(blob.c_str(), blob.size());
+    Result<std::string> merged = Status::Internal("not run");
     {
       nb::gil_scoped_release release;
-      status = validator_->ValidateReader(std::move(reader), name, options).status();
+      merged = validator_->MergeKeyShard(views, names);
     }
-    if (!status.ok()) Raise(status);
-    return nb::bytes(state.data(), state.size());
+    const std::string bytes = ValueOrRaise(std::move(merged));
+    return nb::bytes(bytes.data(), bytes.size());
   }
 
   // Validator.merge_partials(): the report of the parts' states (no per-row
   // verdicts), and the rows that became violations only at the merge, as
   // (row ids, check names, messages).
-  nb::tuple MergePartials(const std::vector<nb::bytes>& states, const std::vector<std::string>& names) const {
-    std::vector<std::string_view> views;
+  // `key_duplicates`: merge_key_shard()'s outputs when the states' keys were sharded.
+  nb::tuple MergePartials(const std::vector<nb::bytes>& states, const std::vector<std::string>& names,
+                          const std::vector<nb::bytes>& key_duplicates) const {
+    std::vector<std::string_view> views, duplicates;
     for (const nb::bytes& state : states) views.emplace_back(state.c_str(), state.size());
+    for (const nb::bytes& blob : key_duplicates) duplicates.emplace_back(blob.c_str(), blob.size());
     Result<griffin::Report> report = Status::Internal("not run");
     std::vector<griffin::MergedRowError> row_errors;
     {
       nb::gil_scoped_release release;
-      report = validator_->MergePartials(views, names, &row_errors);
+      report = validator_->MergePartials(views, names, &row_errors, duplicates);
     }
     griffin::ValidationResult result;
     result.report = ValueOrRaise(std::move(report));
@@ -284,6 +308,24 @@ class PyValidator {
   }
 
  private:
+  std::string RunPartial(nb::handle capsule, const std::string& name, int64_t row_offset, int64_t max_violations,
+                         int threads, int64_t batch_rows, int key_shards, std::vector<std::string>* shards) const {
+    std::shared_ptr<arrow::RecordBatchReader> reader = griffin::python::ImportStreamCapsule(capsule, name);
+    griffin::ValidationOptions options = Options(max_violations, threads, batch_rows, false);
+    std::string state;
+    options.row_offset = row_offset;
+    options.partial_state = &state;
+    options.key_shards = key_shards;
+    options.partial_key_shards = shards;
+    Status status;
+    {
+      nb::gil_scoped_release release;
+      status = validator_->ValidateReader(std::move(reader), name, options).status();
+    }
+    if (!status.ok()) Raise(status);
+    return state;
+  }
+
   explicit PyValidator(std::shared_ptr<const griffin::Validator> v)
       : validator_(std::move(v)),
         no_store_(std::make_shared<griffin::HistoryContext>(griffin::HistoryContext{
@@ -488,12 +530,17 @@ NB_MODULE(_griffin, m) {
            nb::arg("input_rows"), nb::arg("origin"))
       .def("partial", &PyValidator::Partial, nb::arg("capsule"), nb::arg("name"), nb::arg("row_offset"),
            nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"))
-      .def("merge_partials", &PyValidator::MergePartials, nb::arg("states"), nb::arg("names"))
+      .def("partial_sharded", &PyValidator::PartialSharded, nb::arg("capsule"), nb::arg("name"), nb::arg("row_offset"),
+           nb::arg("max_violations"), nb::arg("threads"), nb::arg("batch_rows"), nb::arg("key_shards"))
+      .def("merge_key_shard", &PyValidator::MergeKeyShard, nb::arg("blobs"), nb::arg("names"))
+      .def("merge_partials", &PyValidator::MergePartials, nb::arg("states"), nb::arg("names"),
+           nb::arg("key_duplicates") = std::vector<nb::bytes>{})
       .def("merge_states", &PyValidator::MergeStates, nb::arg("states"), nb::arg("names"))
       .def("feature_stream", &PyValidator::FeatureStream, nb::arg("source"), nb::arg("name"), nb::arg("options"))
       .def("sql_plan", &PySqlPlan::Compile, nb::arg("dialect"), nb::arg("from_sql"), nb::arg("stored"),
            nb::arg("max_violations"), nb::arg("windowless_fallback"))
       .def_prop_ro("dataset", &PyValidator::dataset)
       .def_prop_ro("rules_sha256", &PyValidator::rules_sha256)
+      .def_prop_ro("unique_checks", &PyValidator::unique_checks)
       .def_prop_ro("source", &PyValidator::source);
 }

@@ -350,6 +350,33 @@ class Validator:
         return self._compiled.partial(_frames.arrow_stream(data), name, row_offset, max_violations, threads,
                                       batch_rows)
 
+    def partial_sharded(self, data: Any, key_shards: int, row_offset: int = 0,
+                        max_violations: int = DEFAULT_MAX_VIOLATIONS, threads: int = 0,
+                        batch_rows: int = 65536) -> "Tuple[bytes, List[bytes]]":
+        """partial(), with the `unique` keys moved out of the state into
+        `key_shards` blobs split by the key's hash: (state, [blob of shard 0,
+        ...]). A cluster sends each part's blob s to one task, which
+        merge_key_shard()s them, so that every key's rows meet there and no
+        machine holds all the keys; merge_partials(states, key_duplicates=
+        [each shard's merge_key_shard()]) then gives the same report as the
+        states of partial()."""
+        if not isinstance(key_shards, int) or not 1 <= key_shards <= 65536:
+            raise ValueError("key_shards: must be an int in [1, 65536], got %r" % (key_shards,))
+        if not isinstance(row_offset, int) or row_offset < 0:
+            raise ValueError("row_offset: must be an int >= 0, got %r" % (row_offset,))
+        name = _frames.input_name(data)
+        state, blobs = self._compiled.partial_sharded(_frames.arrow_stream(data), name, row_offset, max_violations,
+                                                      threads, batch_rows, key_shards)
+        return state, list(blobs)
+
+    def merge_key_shard(self, blobs: "List[bytes]", names: "List[str] | None" = None) -> bytes:
+        """Every part's partial_sharded() blob of one shard (any order) ->
+        the shard's duplicates: the rows whose key an earlier part holds.
+        Raises InputError for blobs of other rules or versions, of two
+        shards, of overlapping parts, or corrupt."""
+        blobs, names = self._state_names(blobs, names)
+        return self._compiled.merge_key_shard(blobs, names)
+
     def merge_states(self, states: "List[bytes]", names: "List[str] | None" = None) -> bytes:
         """The partial() states merged into one state covering all their rows,
         so merges can be grouped in any way (per executor, then per day...).
@@ -365,16 +392,20 @@ class Validator:
             raise ValueError("names: one per state (%d states, %d names)" % (len(states), len(names)))
         return states, names
 
-    def merge_partials(self, states: "List[bytes]", names: "List[str] | None" = None) -> "Report":
+    def merge_partials(self, states: "List[bytes]", names: "List[str] | None" = None,
+                       key_duplicates: "List[bytes] | None" = None) -> "Report":
         """The report of the parts whose partial() states are given, in any
         order: as validate() gives it over all their rows in row-id order
         (counts, bad rows, score, listed violations; float sums and moments
         within rounding). `names` name the states in errors (default
         "part 1", ...). The report has no per-row verdicts (bad_row_mask and
         split raise). Raises InputError for a corrupt state, one of another
-        Griffin version or rule file, or parts whose row ids overlap."""
+        Griffin version or rule file, or parts whose row ids overlap.
+        `key_duplicates`: for partial_sharded() states, every shard's
+        merge_key_shard() (InputError when one is missing)."""
         states, names = self._state_names(states, names)
-        report = Report(self._compiled.merge_partials(states, names)[0])
+        duplicates = [bytes(d) for d in key_duplicates or []]
+        report = Report(self._compiled.merge_partials(states, names, duplicates)[0])
         report._merged = True
         return report
 

@@ -166,6 +166,8 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
   run_options.prior_unique = options.prior_unique;
   run_options.row_offset = options.row_offset;
   run_options.partial_state = options.partial_state;
+  run_options.key_shards = options.key_shards;
+  run_options.partial_key_shards = options.partial_key_shards;
   run_options.result_pool = &result_pool_;
   SetProfiling(options, &run_options);
   if (options.collect_bad_rows) {
@@ -199,8 +201,9 @@ Result<ValidationResult> Validator::Run(InputSource& source, std::vector<std::st
 
 Result<Report> Validator::MergePartials(const std::vector<std::string_view>& states,
                                         const std::vector<std::string>& names,
-                                        std::vector<MergedRowError>* row_errors) const {
-  ASSIGN_OR_RETURN(Report report, PartialState::MergeAll(plan_, states, names, row_errors));
+                                        std::vector<MergedRowError>* row_errors,
+                                        const std::vector<std::string_view>& key_duplicates) const {
+  ASSIGN_OR_RETURN(Report report, PartialState::MergeAll(plan_, states, names, row_errors, key_duplicates));
   report.griffin_version = GRIFFIN_VERSION;
   report.inputs = names;
   return report;

@@ -52,6 +52,10 @@ struct ValidationOptions {
   // When set, receives the run's partial state (src/exec/partial_state.h),
   // which MergePartials merges with the other parts' into the whole's report.
   std::string* partial_state = nullptr;
+  // With partial_state: > 0 moves its `unique` keys into that many shard
+  // blobs in partial_key_shards, for a hash shuffle (PartialState::Serialize).
+  int key_shards = 0;
+  std::vector<std::string>* partial_key_shards = nullptr;
   // Database inputs (docs/sql.md): "scan", "pushdown", or "" for the rule
   // file's source.mode (else scan). Pushdown takes one database URI in
   // ValidatePaths (sql::CheckPushdownInputs); other inputs refuse it.
@@ -128,8 +132,16 @@ class Validator {
   // (PartialState::MergeAll). InputError for a corrupt state, one of another
   // Griffin version or rule file, or parts whose rows overlap.
   // `row_errors`: as PartialState::MergeAll.
+  // `key_duplicates`: for states with sharded keys, MergeKeyShard's output of every shard.
   Result<Report> MergePartials(const std::vector<std::string_view>& states, const std::vector<std::string>& names,
-                               std::vector<MergedRowError>* row_errors = nullptr) const;
+                               std::vector<MergedRowError>* row_errors = nullptr,
+                               const std::vector<std::string_view>& key_duplicates = {}) const;
+
+  // One key shard's blobs of every part merged into its duplicates (PartialState::MergeKeyShard).
+  Result<std::string> MergeKeyShard(const std::vector<std::string_view>& blobs,
+                                    const std::vector<std::string>& names) const {
+    return PartialState::MergeKeyShard(plan_, blobs, names);
+  }
 
   // The parts' states merged into one state (PartialState::MergeStates).
   Result<std::string> MergeStates(const std::vector<std::string_view>& states,

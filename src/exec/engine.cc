@@ -115,7 +115,9 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   }
   if (failure.ok() && options.on_rows && options.on_rows_done) failure = options.on_rows_done();
   if (!failure.ok()) return failure;
-  if (options.partial_state) *options.partial_state = PartialState::Serialize(merger, source.is_text());
+  if (options.partial_state)
+    *options.partial_state =
+        PartialState::Serialize(merger, source.is_text(), options.key_shards, options.partial_key_shards);
   RETURN_IF_ERROR(merger.FinishSpills());
   Report report = merger.Finish(source.is_text());
   report.griffin_version = GRIFFIN_VERSION;

@@ -71,6 +71,10 @@ struct RunOptions {
   // When set, receives the run's partial state (src/exec/partial_state.h)
   // before the report is finished.
   std::string* partial_state = nullptr;
+  // With partial_state: > 0 splits its `unique` keys into that many shards,
+  // written to partial_key_shards (PartialState::Serialize's key_shards).
+  int key_shards = 0;
+  std::vector<std::string>* partial_key_shards = nullptr;
   // The bytes `unique` and exact `distinct_count` states may hold before they
   // spill to unnamed files under tmp_dir (MergerOptions::memory_limit); 0: no limit.
   int64_t memory_limit = 0;

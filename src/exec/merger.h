@@ -167,6 +167,7 @@ class Merger {
   std::vector<std::string> violation_keys_;                  // per entry: a unique check's key (hash + bytes), else ""
   std::vector<std::vector<std::string>> batch_dup_keys_;     // per check: this batch's listed duplicates' keys
   std::vector<int64_t> good_firsts_;                         // rows first in an error `unique`, not bad
+  int key_shards_ = 0;                                       // a read state whose unique keys were sharded
   // Spilling (MergerOptions::memory_limit):
   int64_t memory_limit_ = 0;
   int64_t last_batch_rows_ = 0;                              // the last merged batch's rows

@@ -1,7 +1,10 @@
 #include "exec/partial_state.h"
 
+#include "exec/partial_state_shards.h"
+
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <numeric>
 
 #include "exec/violation_messages.h"
@@ -66,7 +69,8 @@ int64_t EndRowOf(int64_t offset, int64_t rows, int64_t end_row) { return end_row
 
 }  // namespace
 
-std::string PartialState::Serialize(const Merger& m, bool text_input) {
+std::string PartialState::Serialize(const Merger& m, bool text_input, int key_shards,
+                                    std::vector<std::string>* shards) {
   ByteWriter out;
   out.Bytes(kMagic);
   out.Bytes(GRIFFIN_VERSION);
@@ -101,24 +105,30 @@ std::string PartialState::Serialize(const Merger& m, bool text_input) {
   }
   for (const auto& metrics : m.metrics_)
     if (metrics) metrics->Serialize(&out);
-  for (size_t c = 0; c < m.unique_sets_.size(); ++c) {
-    if (m.int_sets_[c]) {
-      out.U64(static_cast<uint64_t>(m.int_sets_[c]->size()));
-      m.int_sets_[c]->ForEach([&](uint64_t key, int64_t row) { out.U64(key); out.I64(row); });
-    } else if (m.unique_sets_[c]) {
-      out.U64(static_cast<uint64_t>(m.unique_sets_[c]->size()));
-      m.unique_sets_[c]->ForEach([&](uint64_t hash, std::string_view key, int64_t row) {
-        out.U64(hash);
-        out.Bytes(key);
-        out.I64(row);
-      });
+  const int sharded = shards ? std::clamp(key_shards, 0, kMaxKeyShards) : 0;
+  out.U64(static_cast<uint64_t>(sharded));
+  if (sharded > 0) {
+    *shards = WriteKeyShards(m, sharded);
+  } else {
+    for (size_t c = 0; c < m.unique_sets_.size(); ++c) {
+      if (m.int_sets_[c]) {
+        out.U64(static_cast<uint64_t>(m.int_sets_[c]->size()));
+        m.int_sets_[c]->ForEach([&](uint64_t key, int64_t row) { out.U64(key); out.I64(row); });
+      } else if (m.unique_sets_[c]) {
+        out.U64(static_cast<uint64_t>(m.unique_sets_[c]->size()));
+        m.unique_sets_[c]->ForEach([&](uint64_t hash, std::string_view key, int64_t row) {
+          out.U64(hash);
+          out.Bytes(key);
+          out.I64(row);
+        });
+      }
     }
+    std::vector<int64_t> good = m.good_firsts_;
+    std::sort(good.begin(), good.end());
+    good.erase(std::unique(good.begin(), good.end()), good.end());
+    out.U64(good.size());
+    for (int64_t row : good) out.I64(row);
   }
-  std::vector<int64_t> good = m.good_firsts_;
-  std::sort(good.begin(), good.end());
-  good.erase(std::unique(good.begin(), good.end()), good.end());
-  out.U64(good.size());
-  for (int64_t row : good) out.I64(row);
   out.U64(m.input_rows_.size());
   for (size_t i = 0; i < m.input_rows_.size(); ++i) {
     out.I64(m.input_rows_[i]);
@@ -127,19 +137,25 @@ std::string PartialState::Serialize(const Merger& m, bool text_input) {
   return out.Take();
 }
 
-Status PartialState::Read(std::string_view bytes, const std::string& name, Merger* m, int64_t* end_row) {
-  ByteReader in(bytes);
-  if (in.Bytes() != kMagic || !in.ok())
-    return Status::InputError(name + ": not a Griffin partial validation state (or one of another format version)");
-  const std::string version(in.Bytes());
+Status PartialState::ReadHeader(ByteReader* in, std::string_view magic, std::string_view what,
+                                const std::string& name, const Plan& plan) {
+  if (in->Bytes() != magic || !in->ok())
+    return Status::InputError(name + ": not a Griffin " + std::string(what) + " (or one of another format version)");
+  const std::string version(in->Bytes());
   if (version != GRIFFIN_VERSION)
     return Status::InputError(name + ": a partial state of Griffin " + version + ", this is Griffin " +
                               GRIFFIN_VERSION + "; validate every part with the same version");
-  const std::string sha(in.Bytes());
-  if (sha != m->plan_->rules().sha256)
+  const std::string sha(in->Bytes());
+  if (sha != plan.rules().sha256)
     return Status::InputError(name + ": a partial state of another rule file (sha256 " + sha.substr(0, 12) +
-                              ", these rules are " + m->plan_->rules().sha256.substr(0, 12) +
+                              ", these rules are " + plan.rules().sha256.substr(0, 12) +
                               "); validate every part with the same rules");
+  return Status::OK();
+}
+
+Status PartialState::Read(std::string_view bytes, const std::string& name, Merger* m, int64_t* end_row) {
+  ByteReader in(bytes);
+  RETURN_IF_ERROR(ReadHeader(&in, kMagic, "partial validation state", name, *m->plan_));
   auto corrupt = [&]() { return Status::InputError(name + ": corrupt partial validation state"); };
   m->row_offset_ = in.I64();
   m->rows_ = in.I64();
@@ -186,7 +202,10 @@ Status PartialState::Read(std::string_view bytes, const std::string& name, Merge
   }
   for (auto& metrics : m->metrics_)
     if (metrics && !metrics->Deserialize(&in)) return corrupt();
-  for (size_t c = 0; c < m->unique_sets_.size() && in.ok(); ++c) {
+  const uint64_t key_shards = in.U64();
+  if (key_shards > static_cast<uint64_t>(kMaxKeyShards)) return corrupt();
+  m->key_shards_ = static_cast<int>(key_shards);
+  for (size_t c = 0; key_shards == 0 && c < m->unique_sets_.size() && in.ok(); ++c) {
     if (m->int_sets_[c]) {
       const uint64_t count = in.Count(16);
       m->int_sets_[c]->Reserve(static_cast<int64_t>(count));
@@ -205,7 +224,7 @@ Status PartialState::Read(std::string_view bytes, const std::string& name, Merge
       }
     }
   }
-  const uint64_t good = in.Count(8);
+  const uint64_t good = key_shards == 0 ? in.Count(8) : 0;
   for (uint64_t i = 0; i < good && in.ok(); ++i) m->good_firsts_.push_back(in.I64());
   const uint64_t inputs = in.Count(16);
   for (uint64_t i = 0; i < inputs && in.ok(); ++i) {
@@ -219,7 +238,8 @@ Status PartialState::Read(std::string_view bytes, const std::string& name, Merge
   return Status::OK();
 }
 
-void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row_errors, UniqueScope unique) {
+void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row_errors, UniqueScope unique,
+                          const KeyDuplicates* sharded) {
   const Plan& plan = *a->plan_;
   const bool a_had_schema_errors = !a->schema_errors_.empty();
   for (const SchemaError& error : b.schema_errors_) {
@@ -236,26 +256,44 @@ void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row
   std::vector<ViolationReport> new_list;
   std::vector<int> new_positions;
   std::vector<std::string> new_keys;
+  const int64_t b_end = EndRowOf(b.row_offset_, b.rows_, b.end_row_);
   for (size_t c = 0; unique == UniqueScope::kAcrossParts && c < a->unique_sets_.size(); ++c) {
     if (!a->unique_sets_[c] && !a->int_sets_[c]) continue;
-    struct Duplicate { int64_t row, first; std::string key; };
-    std::vector<Duplicate> duplicates;
-    if (a->int_sets_[c]) {
-      b.int_sets_[c]->ForEach([&](uint64_t key, int64_t row) {
-        const int64_t first = a->int_sets_[c]->InsertOrFind(key, row);
-        if (first >= 0) duplicates.push_back({row, first, PartialKey(key, {})});
-      });
+    std::vector<KeyDuplicate> duplicates;
+    // The global first row of b's listed duplicates' keys (-1: unchanged).
+    std::function<int64_t(const std::string&)> first_of;
+    if (sharded) {  // b's rows among the shards' duplicates
+      const std::vector<KeyDuplicate>& all = sharded->by_check[c];
+      auto at = std::lower_bound(all.begin(), all.end(), b.row_offset_,
+                                 [](const KeyDuplicate& d, int64_t row) { return d.row < row; });
+      for (; at != all.end() && at->row < b_end; ++at) duplicates.push_back(*at);
+      first_of = [&, c](const std::string& key) {
+        auto found = sharded->first_of_key[c].find(key);
+        return found == sharded->first_of_key[c].end() ? int64_t{-1} : found->second;
+      };
     } else {
-      b.unique_sets_[c]->ForEach([&](uint64_t hash, std::string_view key, int64_t row) {
-        const int64_t first = a->unique_sets_[c]->InsertOrFind(hash, key, row);
-        if (first >= 0) duplicates.push_back({row, first, PartialKey(hash, key)});
-      });
+      auto good = [&](int64_t row) { return std::binary_search(b.good_firsts_.begin(), b.good_firsts_.end(), row); };
+      if (a->int_sets_[c]) {
+        b.int_sets_[c]->ForEach([&](uint64_t key, int64_t row) {
+          const int64_t first = a->int_sets_[c]->InsertOrFind(key, row);
+          if (first >= 0) duplicates.push_back({row, first, PartialKey(key, {}), good(row)});
+        });
+      } else {
+        b.unique_sets_[c]->ForEach([&](uint64_t hash, std::string_view key, int64_t row) {
+          const int64_t first = a->unique_sets_[c]->InsertOrFind(hash, key, row);
+          if (first >= 0) duplicates.push_back({row, first, PartialKey(hash, key), good(row)});
+        });
+      }
+      first_of = [&, c](const std::string& key) {
+        return a->int_sets_[c] ? a->int_sets_[c]->InsertOrFind(KeyHash(key), 0)
+                               : a->unique_sets_[c]->InsertOrFind(KeyHash(key), std::string_view(key).substr(8), 0);
+      };
     }
     a->violations_[c] += static_cast<int64_t>(duplicates.size());
     const CheckInfo& info = plan.checks()[c];
     if (info.options.severity == Severity::kError) {
-      for (const Duplicate& d : duplicates) {
-        if (std::binary_search(b.good_firsts_.begin(), b.good_firsts_.end(), d.row)) newly_bad.push_back(d.row);
+      for (const KeyDuplicate& d : duplicates) {
+        if (d.good) newly_bad.push_back(d.row);
         if (row_errors)
           row_errors->push_back({d.row, {info.name, ViolationMessage(plan, static_cast<int>(c), a->column_checks_[c],
                                                                      KeyValue(plan, a->check_slot_[c], d.key),
@@ -266,8 +304,8 @@ void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row
     for (size_t i = 0; i < b.violations_list_.size(); ++i) {
       if (b.violation_positions_[i] != static_cast<int>(c) || b.violation_keys_[i].empty()) continue;
       const std::string& key = b.violation_keys_[i];
-      const int64_t first = a->int_sets_[c] ? a->int_sets_[c]->InsertOrFind(KeyHash(key), 0)
-                                            : a->unique_sets_[c]->InsertOrFind(KeyHash(key), std::string_view(key).substr(8), 0);
+      const int64_t first = first_of(key);
+      if (first < 0) continue;
       const int slot = a->check_slot_[c];
       b.violations_list_[i].message = ViolationMessage(plan, static_cast<int>(c), a->column_checks_[c],
                                                        KeyValue(plan, slot, key), b.violations_list_[i].row, first);
@@ -276,10 +314,10 @@ void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row
     const size_t keep = static_cast<size_t>(std::max<int64_t>(0, a->max_violations_));
     if (duplicates.size() > keep) {
       std::nth_element(duplicates.begin(), duplicates.begin() + keep, duplicates.end(),
-                       [](const Duplicate& x, const Duplicate& y) { return x.row < y.row; });
+                       [](const KeyDuplicate& x, const KeyDuplicate& y) { return x.row < y.row; });
       duplicates.resize(keep);
     }
-    for (Duplicate& d : duplicates) {
+    for (KeyDuplicate& d : duplicates) {
       const ValueView value = KeyValue(plan, a->check_slot_[c], d.key);
       ViolationReport v;
       v.row = d.row;
@@ -294,7 +332,7 @@ void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row
   }
   std::sort(newly_bad.begin(), newly_bad.end());
   newly_bad.erase(std::unique(newly_bad.begin(), newly_bad.end()), newly_bad.end());
-  if (b.rows_ > 0) a->end_row_ = EndRowOf(b.row_offset_, b.rows_, b.end_row_);
+  if (b.rows_ > 0) a->end_row_ = b_end;
   else if (a->rows_ == 0) a->end_row_ = -1;
   a->rows_ += b.rows_;
   a->bad_rows_ += b.bad_rows_ + static_cast<int64_t>(newly_bad.size());
@@ -355,7 +393,8 @@ void PartialState::Absorb(Merger* a, Merger& b, std::vector<MergedRowError>* row
 Result<std::unique_ptr<Merger>> PartialState::MergeParts(std::shared_ptr<const Plan> plan,
                                                          const std::vector<std::string_view>& states,
                                                          const std::vector<std::string>& names,
-                                                         std::vector<MergedRowError>* row_errors) {
+                                                         std::vector<MergedRowError>* row_errors,
+                                                         const std::vector<std::string_view>& key_duplicates) {
   struct Part {
     std::unique_ptr<Merger> merger;
     int64_t end_row;
@@ -381,6 +420,25 @@ Result<std::unique_ptr<Merger>> PartialState::MergeParts(std::shared_ptr<const P
   }
   std::stable_sort(parts.begin(), parts.end(),
                    [](const Part& x, const Part& y) { return x.merger->row_offset() < y.merger->row_offset(); });
+  // Sharded keys: every part's, and the duplicates of every shard.
+  const int key_shards = parts.empty() ? 0 : parts.front().merger->key_shards_;
+  std::vector<int64_t> offsets;
+  for (const Part& part : parts) {
+    if (part.merger->key_shards_ != key_shards)
+      return Status::InputError(names[part.index] + ": its unique keys were " +
+                                (key_shards ? "not sharded" : "sharded") + " and " + names[parts.front().index] +
+                                "'s were " + (key_shards ? "sharded" : "not") + "; split every part's keys alike");
+    offsets.push_back(part.merger->row_offset());
+  }
+  std::unique_ptr<KeyDuplicates> sharded;
+  if (key_shards > 0 && key_duplicates.empty()) {
+    return Status::InputError(names[parts.front().index] + ": its unique keys were sharded: it merges only into a "
+                              "report, given every shard's duplicates (MergeKeyShard's), not alone or into a state");
+  } else if (key_shards > 0) {
+    ASSIGN_OR_RETURN(sharded, ReadKeyDuplicates(*parts.front().merger, key_duplicates, key_shards, offsets));
+  } else if (!key_duplicates.empty() && !parts.empty()) {
+    return Status::InputError("key duplicates were given for states whose unique keys were not sharded");
+  }
   auto whole = std::make_unique<Merger>(
       plan, MergerOptions{max_violations < 0 ? kDefaultMaxViolations : max_violations, {}, nullptr,
                           parts.empty() ? 0 : parts.front().merger->row_offset(), true});
@@ -395,7 +453,7 @@ Result<std::unique_ptr<Merger>> PartialState::MergeParts(std::shared_ptr<const P
       end_row = part.end_row;
       last_name = names[part.index];
     }
-    Absorb(whole.get(), *part.merger, row_errors);
+    Absorb(whole.get(), *part.merger, row_errors, UniqueScope::kAcrossParts, sharded.get());
   }
   if (row_errors)
     std::stable_sort(row_errors->begin(), row_errors->end(),
@@ -405,8 +463,10 @@ Result<std::unique_ptr<Merger>> PartialState::MergeParts(std::shared_ptr<const P
 
 Result<Report> PartialState::MergeAll(std::shared_ptr<const Plan> plan, const std::vector<std::string_view>& states,
                                       const std::vector<std::string>& names,
-                                      std::vector<MergedRowError>* row_errors) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Merger> whole, MergeParts(std::move(plan), states, names, row_errors));
+                                      std::vector<MergedRowError>* row_errors,
+                                      const std::vector<std::string_view>& key_duplicates) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Merger> whole,
+                   MergeParts(std::move(plan), states, names, row_errors, key_duplicates));
   return FinishMerged(*whole);
 }
 
@@ -415,7 +475,7 @@ Report PartialState::FinishMerged(Merger& whole) { return whole.Finish(whole.tex
 Result<std::string> PartialState::MergeStates(std::shared_ptr<const Plan> plan,
                                               const std::vector<std::string_view>& states,
                                               const std::vector<std::string>& names) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Merger> whole, MergeParts(std::move(plan), states, names, nullptr));
+  ASSIGN_OR_RETURN(std::unique_ptr<Merger> whole, MergeParts(std::move(plan), states, names, nullptr, {}));
   return Serialize(*whole, whole->text_input_);
 }
 

@@ -53,9 +53,10 @@ inline std::shared_ptr<Batch> Rows(const std::vector<std::optional<std::string>>
   return batch;
 }
 
-// The partial state of `batches`, numbered from `row_offset`.
+// The partial state of `batches`, numbered from `row_offset`; `key_shards`
+// > 0 moves its unique keys into that many blobs in `*shards`.
 inline std::string PartOf(std::shared_ptr<const Plan> plan, const std::vector<std::shared_ptr<Batch>>& batches,
-                   int64_t row_offset) {
+                   int64_t row_offset, int key_shards = 0, std::vector<std::string>* shards = nullptr) {
   BatchEvaluator evaluator(plan);
   Merger merger(plan, MergerOptions{kDefaultMaxViolations, {}, nullptr, row_offset, true});
   for (const auto& batch : batches) {
@@ -63,7 +64,7 @@ inline std::string PartOf(std::shared_ptr<const Plan> plan, const std::vector<st
     EXPECT_TRUE(result.ok()) << result.status().message();
     EXPECT_TRUE(merger.Merge(**result).ok());
   }
-  return PartialState::Serialize(merger, false);
+  return PartialState::Serialize(merger, false, key_shards, shards);
 }
 
 inline std::string WholeJson(std::shared_ptr<const Plan> plan, const std::vector<std::shared_ptr<Batch>>& batches) {

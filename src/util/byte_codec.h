@@ -26,6 +26,8 @@ class ByteWriter {
     U64(bytes.size());
     out_.append(bytes);
   }
+  // Appends bytes as they are (another writer's output, say).
+  void Raw(std::string_view bytes) { out_.append(bytes); }
   const std::string& bytes() const { return out_; }
   std::string Take() { return std::move(out_); }
 

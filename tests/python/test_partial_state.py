@@ -85,6 +85,58 @@ def test_any_split_in_any_order_gives_the_wholes_report(rows, cuts, order, max_v
     assert comparable(VALIDATOR.merge_partials(states).to_json()) == comparable(whole.to_json())
 
 
+def sharded_merge(table, bounds, shards, order, max_violations):
+    """The report of `table` split at `bounds`, its unique keys in `shards`
+    shards, each shard's blobs merged in a shuffled order (a hash shuffle)."""
+    states, blobs = [], [[] for _ in range(shards)]
+    for lo, hi in zip(bounds, bounds[1:]):
+        state, part_blobs = VALIDATOR.partial_sharded(table.slice(lo, hi - lo), shards, row_offset=lo,
+                                                      max_violations=max_violations)
+        states.append(state)
+        for s, blob in enumerate(part_blobs):
+            blobs[s].append(blob)
+    duplicates = []
+    for shard in blobs:
+        order.shuffle(shard)
+        duplicates.append(VALIDATOR.merge_key_shard(shard))
+    order.shuffle(states)
+    order.shuffle(duplicates)
+    return VALIDATOR.merge_partials(states, key_duplicates=duplicates)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=rows_strategy, cuts=st.lists(st.integers(0, 60), max_size=5), order=st.randoms(use_true_random=False),
+       max_violations=st.sampled_from([0, 1, 3, 100]), shards=st.integers(1, 5))
+def test_keys_sharded_by_hash_give_the_wholes_report(rows, cuts, order, max_violations, shards):
+    """The hash-shuffle merge (griffin.spark's unique_merge="shuffle"): the
+    keys leave the states, each shard is merged apart, and the driver's
+    report is the whole's."""
+    table = table_of(rows)
+    whole = VALIDATOR.validate(table, max_violations=max_violations, threads=1)
+    bounds = sorted({0, len(rows), *[c for c in cuts if c <= len(rows)]})
+    merged = sharded_merge(table, bounds, shards, order, max_violations)
+    assert comparable(merged.to_json()) == comparable(whole.to_json())
+
+
+def test_sharded_states_without_every_shards_duplicates_are_refused():
+    table = table_of([(i % 7, "ab"[i % 2], i, 1.0) for i in range(20)])
+    (a, a_blobs), (b, b_blobs) = (VALIDATOR.partial_sharded(table.slice(lo, 10), 3, row_offset=lo) for lo in (0, 10))
+    duplicates = [VALIDATOR.merge_key_shard([x, y]) for x, y in zip(a_blobs, b_blobs)]
+    assert VALIDATOR.merge_partials([a, b], key_duplicates=duplicates).rows == 20
+    with pytest.raises(griffin.InputError, match=r"shard 2 of 3 are missing"):
+        VALIDATOR.merge_partials([a, b], key_duplicates=duplicates[:2])
+    with pytest.raises(griffin.InputError, match=r"its unique keys were sharded"):
+        VALIDATOR.merge_partials([a, b])
+    with pytest.raises(griffin.InputError, match=r"merged the keys of 1 parts, not of the 2"):
+        VALIDATOR.merge_partials([a, b], key_duplicates=[VALIDATOR.merge_key_shard([x]) for x in a_blobs])
+    with pytest.raises(griffin.InputError, match=r"^part 2: shard 1 of 3, merged with shard 0 of 3"):
+        VALIDATOR.merge_key_shard([a_blobs[0], b_blobs[1]])
+    with pytest.raises(griffin.InputError, match=r"^part 1: corrupt unique key shard"):
+        VALIDATOR.merge_key_shard([a_blobs[0][:-5]])
+    with pytest.raises(ValueError, match="key_shards"):
+        VALIDATOR.partial_sharded(table, 0)
+
+
 def test_merged_report_equals_griffin_validate_on_the_parquet(tmp_path):
     rows = [(i % 350, "abcde"[i % 5] if i % 7 else None, (i * 13) % 70 - 5, float(i)) for i in range(400)]
     table = table_of(rows)
@@ -97,6 +149,9 @@ def test_merged_report_equals_griffin_validate_on_the_parquet(tmp_path):
     states = [VALIDATOR.partial(table.slice(lo, 100), row_offset=lo) for lo in (300, 0, 200, 100)]
     merged = VALIDATOR.merge_partials(states)
     assert comparable(merged.to_json()) == comparable(cli.stdout)
+    import random
+    sharded = sharded_merge(table, [0, 100, 200, 300, 400], 3, random.Random(7), griffin.DEFAULT_MAX_VIOLATIONS)
+    assert comparable(sharded.to_json()) == comparable(cli.stdout)
     assert merged.bad_rows > 0 and any(v["check"] == "id.unique" for v in merged.violations)
     with pytest.raises(ValueError, match="no per-row verdicts"):
         merged.bad_row_mask()

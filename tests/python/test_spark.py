@@ -114,12 +114,14 @@ def same_checks(ours, theirs):
         assert ours[field] == theirs[field], field
 
 
-@pytest.mark.parametrize("partitions", [1, 2, 8])
-def test_report_equals_griffin_validate_check_by_check(spark, data, partitions):
+@pytest.mark.parametrize("partitions,unique_merge", [(1, "shuffle"), (2, "shuffle"), (8, "shuffle"), (8, "driver")])
+def test_report_equals_griffin_validate_check_by_check(spark, data, partitions, unique_merge):
+    """Each `unique` key's rows meet in one shuffle task (unique_merge="shuffle",
+    the default) or on the driver: the same report, the CLI's."""
     import griffin.spark
     path, rules = data
     df = spark.read.parquet(str(path)).repartition(partitions)
-    result = griffin.spark.validate(df, str(rules), key="id")
+    result = griffin.spark.validate(df, str(rules), key="id", unique_merge=unique_merge)
     expected = cli_report(rules, path)
     same_checks(json.loads(result.report.to_json()), expected)
     assert expected["bad_rows"] > 0 and any(c["check"] == "unique" and c["violations"] > 0
@@ -137,10 +139,16 @@ def test_states_sent_in_many_chunks_give_the_same_report(spark, data, monkeypatc
     monkeypatch.setattr(executor, "STATE_CHUNK_BYTES", 512)
     path, rules = data
     df = spark.read.parquet(str(path)).repartition(2)
-    partial_states, _ = executor.executor_functions(rules.read_text(), to_arrow_schema(df.schema), 100)
-    assert df.mapInArrow(partial_states, executor.STATE_SCHEMA).count() > 4  # several chunks per partition
-    result = griffin.spark.validate(df, str(rules), key="id")
-    same_checks(json.loads(result.report.to_json()), cli_report(rules, path))
+    partial_states, merge_shards, _ = executor.executor_functions(rules.read_text(), to_arrow_schema(df.schema), 100,
+                                                                  key_shards=2)
+    states = df.mapInArrow(partial_states, executor.STATE_SCHEMA)
+    kinds = states.groupBy("shard").count().collect()
+    assert {r["shard"] for r in kinds} == {-1, 0, 1} and all(r["count"] > 4 for r in kinds)  # states, key shards
+    merged = states.repartition(2, "shard").mapInArrow(merge_shards, executor.STATE_SCHEMA)
+    assert merged.filter("shard >= 0").select("rows").distinct().collect()[0]["rows"] == 2   # every partition's keys
+    for unique_merge in ("shuffle", "driver"):
+        result = griffin.spark.validate(df, str(rules), key="id", unique_merge=unique_merge)
+        same_checks(json.loads(result.report.to_json()), cli_report(rules, path))
 
 
 def cli_quarantine(rules, path, folder):
@@ -158,12 +166,14 @@ def row_keys(rows):
                   for r in rows)
 
 
-@pytest.mark.parametrize("partitions,key", [(1, "id"), (2, "id"), (8, "id"), (8, None), (3, ["code", "id"])])
-def test_clean_and_quarantine_hold_every_row_exactly_once(spark, data, tmp_path, partitions, key):
+@pytest.mark.parametrize("partitions,key,unique_merge", [(1, "id", "shuffle"), (2, "id", "shuffle"), (8, "id", "shuffle"),
+                                                        (8, None, "shuffle"), (8, None, "driver"),
+                                                        (3, ["code", "id"], "shuffle")])
+def test_clean_and_quarantine_hold_every_row_exactly_once(spark, data, tmp_path, partitions, key, unique_merge):
     import griffin.spark
     path, rules = data
     df = spark.read.parquet(str(path)).repartition(partitions)
-    result = griffin.spark.validate(df, str(rules), key=key, max_violations=10**6)
+    result = griffin.spark.validate(df, str(rules), key=key, max_violations=10**6, unique_merge=unique_merge)
     clean = result.clean.collect()
     quarantine = result.quarantine.collect()
     assert len(quarantine) == result.report.bad_rows > 0
@@ -483,11 +493,21 @@ def test_the_driver_refuses_a_report_from_fewer_states_than_partitions():
             return self.rows
 
     # States come in chunks (STATE_CHUNK_BYTES each), in any order: joined in chunk order.
-    rows = [{"partition": 1, "rows": 5, "chunk": 1, "state": b"b2"}, {"partition": 0, "rows": 7, "chunk": 0, "state": b"a"},
-            {"partition": 1, "rows": 5, "chunk": 0, "state": b"b1"}]
-    assert collect_states(Collected(rows), 2) == ([0, 1], [7, 5], [b"a", b"b1b2"])
+    rows = [{"partition": 1, "rows": 5, "shard": -1, "chunk": 1, "state": b"b2"},
+            {"partition": 0, "rows": 7, "shard": -1, "chunk": 0, "state": b"a"},
+            {"partition": 1, "rows": 5, "shard": -1, "chunk": 0, "state": b"b1"}]
+    assert collect_states(Collected(rows), 2) == ([0, 1], [7, 5], [b"a", b"b1b2"], [])
     with pytest.raises(RuntimeError, match=r"1 partial states reached the driver for 2 partitions.*driver.memory"):
         collect_states(Collected(rows[1:2]), 2)
     # A state missing a chunk is not a state.
     with pytest.raises(RuntimeError, match=r"1 partial states reached the driver for 2 partitions"):
         collect_states(Collected(rows[:2]), 2)
+    # Key shards' duplicates (unique_merge="shuffle"): every shard's, whole, in shard order.
+    shards = [{"partition": -1, "rows": 2, "shard": 1, "chunk": 0, "state": b"d1"},
+              {"partition": -1, "rows": 2, "shard": 0, "chunk": 1, "state": b"0b"},
+              {"partition": -1, "rows": 2, "shard": 0, "chunk": 0, "state": b"d0a"}]
+    assert collect_states(Collected(rows + shards), 2, 2) == ([0, 1], [7, 5], [b"a", b"b1b2"], [b"d0a0b", b"d1"])
+    with pytest.raises(RuntimeError, match=r"the duplicates of 1 unique key shards reached the driver, of 2"):
+        collect_states(Collected(rows + shards[:1]), 2, 2)
+    with pytest.raises(RuntimeError, match=r"the duplicates of 1 unique key shards reached the driver, of 2"):
+        collect_states(Collected(rows + shards[:2]), 2, 2)

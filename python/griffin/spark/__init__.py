@@ -24,13 +24,20 @@ gives exactly `griffin validate`'s report. That costs one shuffle of the whole
 DataFrame (plus Spark's sampling pass for the ranges). Without `key=` the first
 occurrence is the row with the smallest monotonically_increasing_id().
 
-`unique` across partitions is exact without a second shuffle: the driver merges
-every partition's key set (memory on the driver: about 16 bytes + the key per
-distinct value), and the rows that repeat a key of an earlier partition are
-broadcast to the clean/quarantine tasks. Those tasks must see the same rows
-in the same order as the report did: a plain scan of files does (it is used
-as it is, _plan.py); anything else is localCheckpoint()ed (kept on the
-executors by the report's job). Each partition's row count is checked again.
+`unique` across partitions is exact. By default (unique_merge="shuffle") each
+partition's distinct keys, with their first row, leave its state split into
+one shard per partition by the key's hash; Spark's hash shuffle sends shard s
+of every partition to one task, which merges them in row-id order into that
+shard's duplicates (the rows whose key an earlier partition holds). The
+driver gets the states without keys and the duplicates: no machine holds
+every key, and the shards merge in parallel. unique_merge="driver" sends the
+key sets to the driver instead (no shuffle; memory on the driver: about 16
+bytes + the key per distinct value). Either way the rows that repeat a key
+of an earlier partition are broadcast to the clean/quarantine tasks. Those
+tasks must see the same rows in the same order as the report did: a plain
+scan of files does (it is used as it is, _plan.py); anything else is
+localCheckpoint()ed (kept on the executors by the report's job). Each
+partition's row count is checked again.
 
 The executors need the griffin wheel: ship a packed environment
 (docs/spark.md): `venv-pack -o env.tar.gz` of a venv holding the wheel, then
@@ -137,19 +144,26 @@ def _input_names(df: Any) -> List[str]:
 
 
 def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[str]] = None,
-             mode: str = "native", max_violations: int = DEFAULT_MAX_VIOLATIONS) -> SparkValidation:
+             mode: str = "native", max_violations: int = DEFAULT_MAX_VIOLATIONS,
+             unique_merge: str = "shuffle") -> SparkValidation:
     """Validate a Spark DataFrame (any source: Parquet, Delta, JDBC, CSV), or
     a table by name (spark.table(name)), against a rule file (path or YAML text).
 
     `key`: a column or columns that order the rows (see the module's notes);
     None numbers rows in partition order. `mode`: "native" (the engine on
     every partition) or "sql" (Spark SQL where it judges exactly, the engine
-    for the rest; the report says which: SparkValidation.ran_in). Raises RuleError
+    for the rest; the report says which: SparkValidation.ran_in).
+    `unique_merge`: how `unique` keys meet across partitions (module notes):
+    "shuffle" (a hash shuffle of the keys, merged on the executors) or
+    "driver" (every key set merged on the driver); the report is the same.
+    Raises RuleError
     for bad rules (on the driver, before any Spark job) and InputError for
     partial states that cannot be merged; a missing column is the report's
     schema error (every row bad), as in the CLI."""
     if mode not in ("native", "sql"):
         raise ValueError("mode: %r is not 'native' or 'sql'" % (mode,))
+    if unique_merge not in ("shuffle", "driver"):
+        raise ValueError("unique_merge: %r is not 'shuffle' or 'driver'" % (unique_merge,))
     if isinstance(df, str):
         from pyspark.sql import SparkSession
         df = SparkSession.getActiveSession().table(df)
@@ -179,25 +193,33 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
         def native() -> tuple:
             """clean/quarantine need per-row verdicts: the native pass, once."""
             if not native_parts:
-                _, split_rows, merged_errors, _ = _native_pass(df, prepared, text, validator, max_violations)
+                _, split_rows, merged_errors, _ = _native_pass(df, prepared, text, validator, max_violations,
+                                                               unique_merge)
                 native_parts["parts"] = (split_rows, merged_errors)
             return native_parts["parts"]
         return SparkValidation(report, validator, prepared, native, prepared.rdd.getNumPartitions(), inputs, "sql")
-    report, split_rows, merged_errors, partitions = _native_pass(df, prepared, text, validator, max_violations)
+    report, split_rows, merged_errors, partitions = _native_pass(df, prepared, text, validator, max_violations,
+                                                                 unique_merge)
     return SparkValidation(report, validator, prepared, lambda: (split_rows, merged_errors), partitions, inputs)
 
 
-def _native_pass(df: Any, prepared: Any, text: str, validator: Validator, max_violations: int) -> tuple:
+def _native_pass(df: Any, prepared: Any, text: str, validator: Validator, max_violations: int,
+                 unique_merge: str) -> tuple:
     """Native mode over the prepared DataFrame: (report, split_rows,
     merged_errors broadcast, partitions). merged_errors holds the merge's
     extra verdicts and each partition's row count (the clean/quarantine
     tasks refuse a partition that holds another number of rows)."""
     from pyspark.sql.pandas.types import to_arrow_schema
-    partial_states, split_rows = executor_functions(text, to_arrow_schema(df.schema), max_violations)
-    partitions, counts, states = collect_states(prepared.mapInArrow(partial_states, STATE_SCHEMA),
-                                                prepared.rdd.getNumPartitions())
+    count = prepared.rdd.getNumPartitions()
+    shards = count if unique_merge == "shuffle" and validator._compiled.unique_checks > 0 else 0
+    partial_states, merge_shards, split_rows = executor_functions(text, to_arrow_schema(df.schema), max_violations,
+                                                                  key_shards=shards)
+    frame = prepared.mapInArrow(partial_states, STATE_SCHEMA)
+    if shards:
+        frame = frame.repartition(shards, "shard").mapInArrow(merge_shards, STATE_SCHEMA)
+    partitions, counts, states, duplicates = collect_states(frame, count, shards)
     names = ["partition %d" % p for p in partitions]
-    result, error_rows, error_checks, error_messages = validator._compiled.merge_partials(states, names)
+    result, error_rows, error_checks, error_messages = validator._compiled.merge_partials(states, names, duplicates)
     report = Report(result)
     report._merged = True
     by_partition: Dict[int, Dict[int, list]] = {}

@@ -79,9 +79,9 @@ def sql_report(prepared: Any, rules_text: str, validator: Validator, max_violati
         fallback = plan.fallback()
         if fallback is not None:
             rows = spark.sql(plan.fallback_sql)
-            partial_states, _ = executor_functions(rules_text, to_arrow_schema(rows.schema), max_violations, args)
-            partitions, _, states = collect_states(rows.mapInArrow(partial_states, STATE_SCHEMA),
-                                                   rows.rdd.getNumPartitions())
+            partial_states, _, _ = executor_functions(rules_text, to_arrow_schema(rows.schema), max_violations, args)
+            partitions, _, states, _ = collect_states(rows.mapInArrow(partial_states, STATE_SCHEMA),
+                                                      rows.rdd.getNumPartitions())
             fallback_result = fallback.merge_partials(states, ["partition %d" % p for p in partitions])[0]
         report = Report(plan.report(aggregate.__arrow_c_stream__(), samples, fallback_result))
         report._merged = True
