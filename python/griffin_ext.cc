@@ -198,6 +198,9 @@ class PyValidator {
     return count;
   }
 
+  // The columns the rules read (Plan::ReferencedColumns): all a run needs of its input.
+  std::vector<std::string> referenced_columns() const { return validator_->plan().ReferencedColumns(); }
+
   // Validator.merge_key_shard(): one shard's blobs of every part -> its duplicates.
   nb::bytes MergeKeyShard(const std::vector<nb::bytes>& blobs, const std::vector<std::string>& names) const {
     std::vector<std::string_view> views;
@@ -542,5 +545,6 @@ NB_MODULE(_griffin, m) {
       .def_prop_ro("dataset", &PyValidator::dataset)
       .def_prop_ro("rules_sha256", &PyValidator::rules_sha256)
       .def_prop_ro("unique_checks", &PyValidator::unique_checks)
+      .def_prop_ro("referenced_columns", &PyValidator::referenced_columns)
       .def_prop_ro("source", &PyValidator::source);
 }

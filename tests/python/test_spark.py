@@ -151,6 +151,33 @@ def test_states_sent_in_many_chunks_give_the_same_report(spark, data, monkeypatc
         same_checks(json.loads(result.report.to_json()), cli_report(rules, path))
 
 
+def test_the_report_pass_reads_only_the_rule_columns_and_the_outputs_keep_every_column(spark, data, tmp_path):
+    """Columns no rule reads (a wide table's) are pruned from the report's
+    pass, as `griffin validate` reads a Parquet file: the scan and the Arrow
+    hand-over carry only the rule columns. The report is the CLI's on the
+    wide file; clean and quarantine keep every column."""
+    import griffin.spark
+    from griffin.spark import rule_columns
+    path, rules = data
+    wide = pq.read_table(path)
+    for i in range(3):
+        wide = wide.append_column("note_%d" % i, pa.array(["n%d-%d" % (i, r) for r in range(wide.num_rows)]))
+    wide_path = tmp_path / "wide.parquet"
+    pq.write_table(wide, wide_path, row_group_size=500)
+    df = spark.read.parquet(str(wide_path))
+    validator = griffin.Validator.from_yaml(str(rules))
+    read = rule_columns(df, validator)
+    assert read.columns == ["id", "code", "amount", "qty"]
+    scan = read._jdf.queryExecution().executedPlan().toString()
+    assert "note_0" not in scan and "ReadSchema" in scan, scan   # pruned in the Parquet scan itself
+    result = griffin.spark.validate(df.repartition(3), str(rules), key="id")
+    same_checks(json.loads(result.report.to_json()), cli_report(rules, wide_path))
+    assert result.quarantine.columns == df.columns + ["_griffin_row", "_griffin_errors"]
+    assert result.clean.count() + result.quarantine.count() == wide.num_rows
+    assert {r["note_2"] for r in result.clean.select("note_2").collect()} <= set(wide.column("note_2").to_pylist())
+    assert rule_columns(df.select("note_0"), validator).columns == ["note_0"]   # no rule column: all kept
+
+
 def cli_quarantine(rules, path, folder):
     out = folder / "cli-quarantine.parquet"
     run = subprocess.run([str(require_binary()), "validate", "-r", str(rules), str(path), "--no-store",

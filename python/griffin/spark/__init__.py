@@ -53,7 +53,7 @@ from griffin import DEFAULT_MAX_VIOLATIONS, Report, Validator
 from ._executor import MISSING_WHEEL, ROW_ID_SHIFT, STATE_SCHEMA, collect_states, executor_functions
 from ._plan import repeatable
 
-__all__ = ["validate", "SparkValidation", "MISSING_WHEEL", "ROW_ID_SHIFT"]
+__all__ = ["validate", "SparkValidation", "MISSING_WHEEL", "ROW_ID_SHIFT", "rule_columns"]
 
 
 class SparkValidation:
@@ -203,6 +203,18 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
     return SparkValidation(report, validator, prepared, lambda: (split_rows, merged_errors), partitions, inputs)
 
 
+def rule_columns(prepared: Any, validator: Validator) -> Any:
+    """The prepared DataFrame's columns that the rules read, for the report's
+    pass (the engine reads nothing else, as a Parquet scan by `griffin
+    validate` does): Catalyst prunes the scan and the Arrow hand-over to the
+    Python workers to them. The same rows in the same partitions (file splits
+    do not depend on the columns read); clean/quarantine keep every column.
+    Every column when the rules read none of them."""
+    wanted = set(validator._compiled.referenced_columns)
+    kept = [name for name in prepared.columns if name in wanted]
+    return prepared.select(*[prepared[name] for name in kept]) if kept and len(kept) < len(prepared.columns) else prepared
+
+
 def _native_pass(df: Any, prepared: Any, text: str, validator: Validator, max_violations: int,
                  unique_merge: str) -> tuple:
     """Native mode over the prepared DataFrame: (report, split_rows,
@@ -212,9 +224,11 @@ def _native_pass(df: Any, prepared: Any, text: str, validator: Validator, max_vi
     from pyspark.sql.pandas.types import to_arrow_schema
     count = prepared.rdd.getNumPartitions()
     shards = count if unique_merge == "shuffle" and validator._compiled.unique_checks > 0 else 0
+    read = rule_columns(prepared, validator)
     partial_states, merge_shards, split_rows = executor_functions(text, to_arrow_schema(df.schema), max_violations,
-                                                                  key_shards=shards)
-    frame = prepared.mapInArrow(partial_states, STATE_SCHEMA)
+                                                                  key_shards=shards,
+                                                                  state_schema=to_arrow_schema(read.schema))
+    frame = read.mapInArrow(partial_states, STATE_SCHEMA)
     if shards:
         frame = frame.repartition(shards, "shard").mapInArrow(merge_shards, STATE_SCHEMA)
     partitions, counts, states, duplicates = collect_states(frame, count, shards)

@@ -77,7 +77,8 @@ def collect_states(frame: Any, partitions: int,
 
 
 def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
-                       sql_plan: Optional[tuple] = None, key_shards: int = 0) -> Tuple[Callable, Callable, Callable]:
+                       sql_plan: Optional[tuple] = None, key_shards: int = 0,
+                       state_schema: Any = None) -> Tuple[Callable, Callable, Callable]:
     """(partial_states, merge_shards, split_rows): mapInArrow functions.
     partial_states yields a partition's state (shard -1) and, with
     `key_shards` > 0, its unique keys of each shard (shard s) instead of in
@@ -85,6 +86,8 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
     states through and merges each shard's blobs into its duplicates;
     split_rows(merged_errors, check_order, want_clean) yields a partition's
     clean rows, or its bad rows with _griffin_row and _griffin_errors.
+    `arrow_schema`: the prepared DataFrame's; `state_schema`: what
+    partial_states is given when it is fewer columns (an empty partition's).
     `sql_plan`: SQL mode's _compiled.sql_plan() arguments: the tasks then run
     that plan's fallback checks (griffin/spark/_sql.py) instead of all rules."""
     missing = MISSING_WHEEL
@@ -143,7 +146,7 @@ def executor_functions(rules_text: str, arrow_schema: Any, max_violations: int,
         partition = TaskContext.get().partitionId()
         batches = iter(batches)
         first = next(batches, None)
-        schema = first.schema if first is not None else arrow_schema
+        schema = first.schema if first is not None else (state_schema or arrow_schema)
         rows = [0]
 
         def counted() -> Any:
