@@ -197,13 +197,17 @@ def test_unknown_mode_is_refused(spark, data):  # noqa: F811
         griffin.spark.validate(spark.read.parquet(str(path)), str(rules["pushed"]), mode="pushdown")
 
 
-def test_sql_mode_scans_once_with_the_filters_and_columns_catalyst_pushes(spark, data, monkeypatch):  # noqa: F811
-    """The aggregation's physical plan, as Spark ran it: one Parquet scan that
-    reads only the rule columns (not `n`) and has the DataFrame's filter pushed
-    into it; the report is native mode's on the same filtered rows."""
-    import griffin.spark
+def aggregate_scan(plans):
+    """The one file scan line of the first kept plan (the aggregation's, as AQE ran it)."""
+    aggregate = plans[0].split("== Initial Plan ==")[0]  # AQE prints the plan it ran, then the one it began with
+    scans = [line for line in aggregate.splitlines() if "FileScan parquet" in line]
+    assert len(scans) == 1, aggregate
+    return scans[0]
+
+
+def keep_plans(monkeypatch):
+    """Records each SQL-mode query's executed plan as Spark ran it."""
     import griffin.spark._sql as spark_sql
-    path, rules = data
     plans = []
     collect = spark_sql._collect_arrow
 
@@ -212,17 +216,54 @@ def test_sql_mode_scans_once_with_the_filters_and_columns_catalyst_pushes(spark,
         plans.append(frame._jdf.queryExecution().executedPlan().toString())
         return table
     monkeypatch.setattr(spark_sql, "_collect_arrow", collect_and_keep_the_plan)
-    df = spark.read.parquet(str(path)).filter("id >= 1000")  # a file scan and a filter: not checkpointed
-    sql = griffin.spark.validate(df, str(rules["pushed"]), mode="sql")
-    aggregate = plans[0].split("== Initial Plan ==")[0]  # AQE prints the plan it ran, then the one it began with
-    scans = [line for line in aggregate.splitlines() if "FileScan parquet" in line]
-    assert len(scans) == 1, aggregate
-    assert "GreaterThanOrEqual(id,1000)" in scans[0].split("PushedFilters:")[1], scans[0]
-    read_schema = scans[0].split("ReadSchema:")[1]
+    return plans
+
+
+def sql_and_native_with_the_filter_pushed(df, rules, monkeypatch):
+    """SQL mode's report of `df` (filtered on id >= 1000), after asserting that
+    its aggregation ran as one scan with that filter pushed and only the rule
+    columns read (not `n`); and native mode's report of the same rows."""
+    import griffin.spark
+    plans = keep_plans(monkeypatch)
+    sql = griffin.spark.validate(df, str(rules), mode="sql")
+    scan = aggregate_scan(plans)
+    assert "GreaterThanOrEqual(id,1000)" in scan.split("PushedFilters:")[1], scan
+    read_schema = scan.split("ReadSchema:")[1]
     assert all(f"{c}:" in read_schema for c in ("id", "code", "amount", "qty", "day")), read_schema
     assert ",n:" not in read_schema and "<n:" not in read_schema, read_schema
     monkeypatch.undo()
-    native = json.loads(griffin.spark.validate(df, str(rules["pushed"])).report.to_json())
-    report = json.loads(sql.report.to_json())
+    native = json.loads(griffin.spark.validate(df, str(rules)).report.to_json())
+    return json.loads(sql.report.to_json()), native
+
+
+def test_sql_mode_on_a_delta_table_pushes_the_filter_and_columns_into_its_scan(spark, data, tmp_path,  # noqa: F811
+                                                                                monkeypatch):
+    """As on Parquet, on a Delta table (delta-spark's source over a table that
+    `deltalake` wrote in two commits): one scan of the table's Parquet files
+    reading only the rule columns, the DataFrame's filter pushed into it, and
+    the counts of native mode on the same rows."""
+    from deltalake import write_deltalake
+
+    import griffin.spark
+    path, rules = data
+    rows = pq.read_table(path)
+    table = tmp_path / "delta_pushed"
+    write_deltalake(str(table), rows.slice(0, 2000))
+    write_deltalake(str(table), rows.slice(2000), mode="append")
+    df = spark.read.format("delta").load(str(table)).filter("id >= 1000")
+    report, native = sql_and_native_with_the_filter_pushed(df, rules["pushed"], monkeypatch)
+    assert report["rows"] == native["rows"] > 0
+    for a, b in zip(report["checks"], native["checks"], strict=True):
+        assert (a["name"], a.get("violations"), a["passed"]) == (b["name"], b.get("violations"), b["passed"])
+
+
+def test_sql_mode_scans_once_with_the_filters_and_columns_catalyst_pushes(spark, data, monkeypatch):  # noqa: F811
+    """The aggregation's physical plan, as Spark ran it: one Parquet scan that
+    reads only the rule columns (not `n`) and has the DataFrame's filter pushed
+    into it; the report is native mode's on the same filtered rows."""
+    import griffin.spark
+    path, rules = data
+    df = spark.read.parquet(str(path)).filter("id >= 1000")  # a file scan and a filter: not checkpointed
+    report, native = sql_and_native_with_the_filter_pushed(df, rules["pushed"], monkeypatch)
     assert report["rows"] == 3000
     same_reports(without_ran_in(report), native, violations=False)
