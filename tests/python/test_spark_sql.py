@@ -243,8 +243,6 @@ def test_sql_mode_on_a_delta_table_pushes_the_filter_and_columns_into_its_scan(s
     reading only the rule columns, the DataFrame's filter pushed into it, and
     the counts of native mode on the same rows."""
     from deltalake import write_deltalake
-
-    import griffin.spark
     path, rules = data
     rows = pq.read_table(path)
     table = tmp_path / "delta_pushed"
@@ -261,7 +259,6 @@ def test_sql_mode_scans_once_with_the_filters_and_columns_catalyst_pushes(spark,
     """The aggregation's physical plan, as Spark ran it: one Parquet scan that
     reads only the rule columns (not `n`) and has the DataFrame's filter pushed
     into it; the report is native mode's on the same filtered rows."""
-    import griffin.spark
     path, rules = data
     df = spark.read.parquet(str(path)).filter("id >= 1000")  # a file scan and a filter: not checkpointed
     report, native = sql_and_native_with_the_filter_pushed(df, rules["pushed"], monkeypatch)
