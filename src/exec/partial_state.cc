@@ -231,9 +231,17 @@ Status PartialState::Read(std::string_view bytes, const std::string& name, Merge
     m->input_rows_.push_back(in.I64());
     m->input_schemas_.emplace_back(in.Bytes());
   }
-  if (!in.ok() || !in.at_end() || m->rows_ < 0 || m->bad_rows_ < 0 || m->bad_rows_ > m->rows_ ||
-      m->row_offset_ < 0 || m->end_row_ < m->row_offset_ + m->rows_)
+  // Row ids below 2^62, so that no sum of the (disjoint) parts' counts overflows.
+  constexpr int64_t kMaxRowId = int64_t{1} << 62;
+  if (!in.ok() || !in.at_end() || m->row_offset_ < 0 || m->row_offset_ > kMaxRowId || m->rows_ < 0 ||
+      m->rows_ > kMaxRowId - m->row_offset_ || m->end_row_ < m->row_offset_ + m->rows_ || m->end_row_ > kMaxRowId ||
+      m->bad_rows_ < 0 || m->bad_rows_ > m->rows_ || m->malformed_rows_ < 0 || m->malformed_rows_ > m->rows_ ||
+      m->rows_before_schema_error_ < 0 || m->rows_before_schema_error_ > m->rows_)
     return corrupt();
+  for (size_t c = 0; c < m->evaluated_.size(); ++c)
+    if (m->evaluated_[c] < 0 || m->evaluated_[c] > m->rows_ || m->violations_[c] < 0 ||
+        m->violations_[c] > m->evaluated_[c])
+      return corrupt();
   *end_row = m->end_row_;
   return Status::OK();
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "exec/partial_state_test_util.h"
 #include "report/json_writer.h"
 #include "rules/rule_loader.h"
@@ -50,6 +52,36 @@ TEST(PartialState, StatesOfAnotherRuleFileOrCorruptOrOverlappingAreRefused) {
   auto version = PartialState::MergeAll(plan, {other_version}, {"v"});
   ASSERT_FALSE(version.ok());
   EXPECT_NE(version.status().message().find("a partial state of Griffin 9"), std::string::npos);
+}
+
+// Found by partial_state_fuzz: a state's counts are read back checked (they
+// are summed and divided: a count below zero, above the part's rows or past
+// 2^62 row ids overflowed the report's pass rate).
+TEST(PartialState, StatesWhoseCountsCannotBeAreRefused) {
+  auto plan = Compile(kRules);
+  const std::string a = PartOf(plan, {Rows({"a", "b"}, {"1", "2"})}, 0);
+  // Offsets of the fields after the three length-prefixed header strings.
+  size_t at = 0;
+  for (int field = 0; field < 3; ++field) {
+    uint64_t size;
+    std::memcpy(&size, a.data() + at, 8);
+    at += 8 + size;
+  }
+  const size_t row_offset = at, rows = at + 8, bad_rows = at + 24;
+  const size_t first_evaluated = at + 6 * 8 + 1 + 8 + 8, first_violations = first_evaluated + 8;
+  auto with = [&](size_t offset, int64_t value) {
+    std::string bytes = a;
+    std::memcpy(bytes.data() + offset, &value, 8);
+    return bytes;
+  };
+  ASSERT_TRUE(PartialState::MergeAll(plan, {with(first_violations, 0)}, {"p"}).ok());
+  for (const std::string& bad : {with(first_violations, 3), with(first_violations, -1), with(first_evaluated, 3),
+                                 with(first_evaluated, -2), with(bad_rows, 3), with(rows, int64_t{1} << 62),
+                                 with(row_offset, int64_t{1} << 62)}) {
+    auto refused = PartialState::MergeAll(plan, {bad}, {"p"});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().message(), "p: corrupt partial validation state");
+  }
 }
 
 }  // namespace

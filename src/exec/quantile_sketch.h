@@ -36,6 +36,8 @@ class QuantileSketch {
  public:
   static constexpr size_t kExactLimit = 1 << 20;
   static constexpr size_t kLevelCapacity = 8192;
+  // More levels than 2^63 values could fill (each holds kLevelCapacity at most).
+  static constexpr size_t kMaxLevels = 62;
 
   QuantileSketch() = default;
   explicit QuantileSketch(size_t exact_limit) : exact_limit_(exact_limit) {}
@@ -132,12 +134,26 @@ class QuantileSketch {
       parity_[h] = in->U8() & 1;
       GetValues(in, &levels_[h]);
     }
-    if (exact_limit_ == 0 || count_ < 0 || levels_.size() > 64) in->Fail();
+    if (exact_limit_ == 0 || count_ < 0 || levels_.size() > kMaxLevels || !Consistent()) in->Fail();
     return in->ok();
   }
 
   int64_t count() const { return count_; }
   bool exact() const { return levels_.empty(); }
+
+  // What Quantile relies on, checked on bytes read back (a damaged state
+  // must be refused, not read out of bounds): exact, it holds count_ values;
+  // compacted, no exact values, at least one retained value when count_ > 0,
+  // and retained weights whose sum fits in 64 bits.
+  bool Consistent() const {
+    if (levels_.empty()) return static_cast<uint64_t>(count_) == exact_.size();
+    if (!exact_.empty()) return false;
+    int64_t total = 0;
+    for (size_t h = 0; h < levels_.size(); ++h)
+      for (size_t i = 0; i < levels_[h].size(); ++i)
+        if (__builtin_add_overflow(total, int64_t{1} << h, &total)) return false;
+    return count_ == 0 || total > 0;
+  }
 
   // Nearest rank: the smallest value whose cumulative weight reaches
   // max(1, ceil(q * n)). nullopt when empty.

@@ -104,6 +104,40 @@ TEST(QuantileSketchTest, SerializedStateRoundTripsAndCorruptBytesFail) {
   EXPECT_FALSE(QuantileSketch<int64_t>().Deserialize(&cut));
 }
 
+// Found by partial_state_fuzz: a state whose count says more values than the
+// exact sketch holds made Quantile read past them; a compacted one with no
+// retained value made it read an empty vector's back().
+TEST(QuantileSketchTest, BytesWhoseCountsDisagreeWithTheValuesAreRefused) {
+  auto bytes_of = [](int64_t exact_limit, int64_t count, std::vector<int64_t> exact,
+                     std::vector<std::vector<int64_t>> levels) {
+    ByteWriter out;
+    out.U64(static_cast<uint64_t>(exact_limit));
+    out.I64(count);
+    out.U64(exact.size());
+    for (int64_t v : exact) out.I64(v);
+    out.U64(levels.size());
+    for (const auto& level : levels) {
+      out.U8(0);
+      out.U64(level.size());
+      for (int64_t v : level) out.I64(v);
+    }
+    return out.Take();
+  };
+  auto reads = [](const std::string& bytes) {
+    ByteReader in(bytes);
+    return QuantileSketch<int64_t>().Deserialize(&in);
+  };
+  EXPECT_TRUE(reads(bytes_of(100, 3, {1, 2, 3}, {})));
+  EXPECT_FALSE(reads(bytes_of(100, 4, {1, 2, 3}, {})));         // claims a 4th value
+  EXPECT_FALSE(reads(bytes_of(100, 2, {1, 2, 3}, {})));
+  EXPECT_TRUE(reads(bytes_of(100, 6, {}, {{}, {5, 9, 12}})));
+  EXPECT_FALSE(reads(bytes_of(100, 6, {}, {{}, {}})));          // compacted, nothing retained
+  EXPECT_FALSE(reads(bytes_of(100, 6, {1}, {{5, 9, 12}})));     // exact values beside levels
+  std::vector<std::vector<int64_t>> deep(62);
+  deep[61] = {1, 2, 3, 4};                                      // 4 * 2^61 overflows the weights
+  EXPECT_FALSE(reads(bytes_of(100, 6, {}, deep)));
+}
+
 TEST(QuantileSketchTest, RepeatedAndSortedAddsAnswerAsSingleAdds) {
   QuantileSketch<int64_t> single(1000), repeated(1000);
   for (int64_t v : {7, 3, 9}) {
