@@ -360,6 +360,13 @@ void ColumnState::Serialize(ByteWriter* out) const {
   out->U8(unsupported_ ? 1 : 0);
 }
 
+namespace {
+bool Failed(ByteReader* in) {
+  in->Fail();
+  return false;
+}
+}  // namespace
+
 bool ColumnState::Deserialize(ByteReader* in) {
   rows_ = in->I64();
   nulls_ = in->I64();
@@ -377,10 +384,23 @@ bool ColumnState::Deserialize(ByteReader* in) {
   patterns_.Deserialize(in);
   distinct_.Deserialize(in);
   unsupported_ = in->U8() == 1;
-  // Counts that cannot be: corrupt bytes, not a profile.
-  if (rows_ < 0 || nulls_ < 0 || nulls_ > rows_ || s.finite < 0 || times_ < 0 || text_.values < 0) in->Fail();
+  // Counts that cannot be: corrupt bytes, not a profile (profile_state_fuzz
+  // feeds damaged states). Rows stay below 2^56, so merged states sum safely.
+  constexpr int64_t kMaxRows = int64_t{1} << 56;
+  auto within = [](int64_t n, int64_t most) { return n >= 0 && n <= most; };
+  if (!within(rows_, kMaxRows) || !within(nulls_, rows_)) return Failed(in);
+  const int64_t values = rows_ - nulls_;
   for (int64_t n : reads_as_)
-    if (n < 0 || n > rows_ - nulls_) in->Fail();
+    if (!within(n, values)) return Failed(in);
+  for (int64_t n : {s.finite, s.nan, s.pos_inf, s.neg_inf, s.ints, times_, text_.values, text_.total_length})
+    if (n < 0) return Failed(in);
+  if (s.finite > values || s.nan > values - s.finite || s.pos_inf > values - s.finite - s.nan ||
+      s.neg_inf > values - s.finite - s.nan - s.pos_inf || s.ints > values || !within(s.noncanonical_ints, s.ints) ||
+      (s.ints > 0 && s.int_min > s.int_max) || times_ > values || (times_ > 0 && time_min_ > time_max_) ||
+      text_.values > values || !within(text_.min_length, text_.max_length) || text_.total_length > kMaxRows)
+    return Failed(in);
+  for (int64_t n : text_.formats)
+    if (!within(n, text_.values)) return Failed(in);
   return in->ok();
 }
 

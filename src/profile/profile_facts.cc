@@ -22,8 +22,10 @@ std::vector<HistogramBin> Histogram(const QuantileSketch<T>& sketch, double min,
   sketch.ForEachWeighted([&](T value, int64_t weight) {
     const double x = static_cast<double>(value);
     if (!std::isfinite(x)) return;
-    int bin = width > 0 ? static_cast<int>((x - min) / width) : 0;
-    bin = std::clamp(bin, 0, bins - 1);
+    // Clamped before the cast: a value outside [min, max] (a profile state
+    // read back damaged, found by profile_state_fuzz) must not overflow int.
+    const double at = width > 0 ? (x - min) / width : 0.0;
+    const int bin = at <= 0 ? 0 : at >= bins - 1 ? bins - 1 : static_cast<int>(at);
     out[static_cast<size_t>(bin)].count += weight;
   });
   return out;

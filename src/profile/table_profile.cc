@@ -96,7 +96,9 @@ Result<TableProfile> TableProfile::Deserialize(std::string_view bytes, const std
     std::string column_name(in.Bytes());
     ColumnState state;
     if (!state.Deserialize(&in)) break;
-    if (state.rows() != profile.rows_ - profile.malformed_rows_) in.Fail();
+    if (profile.rows_ < 0 || profile.malformed_rows_ < 0 || profile.malformed_rows_ > profile.rows_ ||
+        state.rows() != profile.rows_ - profile.malformed_rows_)
+      in.Fail();
     if (!profile.index_.try_emplace(column_name, profile.columns_.size()).second) in.Fail();
     profile.columns_.emplace_back(std::move(column_name), std::move(state));
   }

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cstring>
+
 #include "exec/test_batches.h"
+#include "profile/profile_facts.h"
 
 namespace griffin {
 namespace {
@@ -53,6 +57,45 @@ TEST(TableProfileTest, SerializedProfileRoundTripsAndCorruptBytesAreAnInputError
   auto other = TableProfile::Deserialize("rows,cols\n1,2\n", "x.csv");
   ASSERT_FALSE(other.ok());
   EXPECT_NE(other.status().message().find("not a Griffin profile state"), std::string::npos);
+}
+
+// Found by profile_state_fuzz: counts that cannot be are refused (a
+// malformed_rows of INT64_MIN overflowed rows - malformed; NaNs counted past
+// the values), and a histogram stays in range over a damaged-but-accepted
+// state whose min lies just under its max, above most values (the bin index
+// of a value far below min overflowed int).
+TEST(TableProfileTest, StatesWhoseCountsCannotBeAreRefusedAndHistogramsStayInRange) {
+  Batch batch;
+  AddTextColumn(&batch, "n", {"1", "2", "30", "4"});
+  TableProfile profile;
+  profile.AddBatch(batch);
+  const std::string bytes = profile.Serialize();
+  uint64_t magic_size;
+  std::memcpy(&magic_size, bytes.data(), 8);
+  const size_t rows = 8 + magic_size, malformed = rows + 8;
+  const size_t column = malformed + 8 + 8 + 8 + 1;   // the column count, the name "n"
+  const size_t reads_as = column + 16, numbers = reads_as + 8 * kReadTypes;
+  const size_t nan = numbers + 8, min = numbers + 8 * 8 + 8 * 2;
+  auto with = [&](size_t offset, auto value) {
+    std::string patched = bytes;
+    std::memcpy(patched.data() + offset, &value, 8);
+    return patched;
+  };
+  ASSERT_TRUE(TableProfile::Deserialize(with(nan, int64_t{0}), "p").ok());
+  for (const std::string& bad : {with(malformed, INT64_MIN), with(malformed, int64_t{5}), with(nan, int64_t{1}),
+                                 with(rows, int64_t{1} << 60)}) {
+    auto refused = TableProfile::Deserialize(bad, "p");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().message(), "p: corrupt Griffin profile state");
+  }
+  auto high_min = TableProfile::Deserialize(with(min, 30 - 1e-9), "p");   // max is 30: bins 5e-11 wide
+  ASSERT_TRUE(high_min.ok()) << high_min.status().message();
+  std::vector<HistogramBin> bins = NumberHistogram(high_min->columns()[0].second);
+  ASSERT_EQ(bins.size(), 20u);
+  int64_t counted = 0;
+  for (const HistogramBin& bin : bins) counted += bin.count;
+  EXPECT_EQ(counted, 4);
+  EXPECT_EQ(bins[0].count, 3);   // 1, 2 and 4, far below min, in the first bin
 }
 
 }  // namespace
