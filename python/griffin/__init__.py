@@ -21,7 +21,10 @@ from typing import Any, Dict, List, Tuple, Union
 
 import numpy as _np
 
-from . import _frames, _griffin
+from ._arrow_libs import load_pyarrow_libraries as _load_pyarrow_libraries
+
+_load_pyarrow_libraries()   # pyarrow installed apart from griffin: its libraries, before the extension's
+from . import _frames, _griffin  # noqa: E402
 from ._griffin import DEFAULT_MAX_VIOLATIONS, GriffinError, InputError, RuleError
 
 __all__ = ["Validator", "Report", "iter_batches", "profile", "drift", "GriffinError", "RuleError", "InputError", "__version__"]

@@ -125,3 +125,62 @@ def test_python_runs_the_example_as_the_cli_does(wheel_venv):
     expected = json.loads(cli.stdout)
     assert (got["rows"], got["bad_rows"], got["score"]) == \
         (expected["rows"], expected["bad_rows"], expected["quality_score"])
+
+
+def test_the_wheel_runs_on_a_bare_debian_without_the_project_packages(tmp_path):
+    """The wheel on a machine that never ran scripts/setup.sh: a bare Debian 12
+    root (debootstrap minbase + python3, python3-venv and ca-certificates;
+    scripts/bare_debian_root.sh) has none of the project's apt packages. A
+    venv made there by its own python3 installs the wheel with pyarrow and
+    numpy from the index; the CLI and Python then validate the example and
+    give the build's report; so does the CLI of a copy installed apart from
+    pyarrow (--target). Run through chroot (needs root).
+    Found on first run: the wheel's RPATHs carried the build machine's
+    pyarrow path (now $ORIGIN only)."""
+    import shutil
+    if os.geteuid() != 0 or not shutil.which("debootstrap") or not shutil.which("unshare"):
+        pytest.skip("needs root and debootstrap (ci/apt-packages.txt) to make a bare Debian root")
+    root = pathlib.Path(subprocess.run([str(REPO_ROOT / "scripts" / "bare_debian_root.sh")], capture_output=True,
+                                       text=True, check=True, timeout=900).stdout.strip())
+    for lib in ("libyaml-cpp.so", "libre2.so", "libsimdjson.so", "libpq.so", "librdkafka.so", "libarrow.so"):
+        assert not list(root.glob(f"usr/lib/x86_64-linux-gnu/{lib}*")), f"{lib} is in the bare root"
+    wheel = build_wheel(tmp_path)
+    work = root / "tmp" / f"griffin-wheel-{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        for path in (wheel, RULES, DATA):
+            shutil.copy(path, work / path.name)
+        inside = "/" + str(work.relative_to(root))
+        script = (f"set -e; cd {inside}; python3 -m venv env; env/bin/pip install -q --disable-pip-version-check "
+                  f"{wheel.name}; env/bin/griffin validate -r {RULES.name} {DATA.name} --format json --no-store "
+                  f"> cli.json || [ $? -eq 1 ]; env/bin/python -c 'import json, griffin; r = griffin.Validator("
+                  f"\"{RULES.name}\").validate(\"{DATA.name}\"); print(json.dumps([r.rows, r.bad_rows, "
+                  f"r.quality_score]))' > py.json; "
+                  # griffin and pyarrow in different site directories (a --user install beside a system
+                  # pyarrow): the RPATH misses pyarrow, and _cli.py's LD_LIBRARY_PATH finds it.
+                  f"env/bin/pip install -q --disable-pip-version-check --no-deps --target apart {wheel.name}; "
+                  f"PYTHONPATH=apart env/bin/python -c 'import griffin._cli as c, sys; sys.argv = [\"griffin\", "
+                  f"\"validate\", \"-r\", \"{RULES.name}\", \"{DATA.name}\", \"--format\", \"json\", "
+                  f"\"--no-store\"]; c.main()' > apart.json || [ $? -eq 1 ]")
+        env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
+               "PIP_DEFAULT_TIMEOUT": os.environ.get("PIP_DEFAULT_TIMEOUT", "180")}
+        # /proc mounted in a private mount namespace (gone with it): the loader
+        # resolves $ORIGIN in an RPATH through /proc/self/exe.
+        run = subprocess.run(["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                              'mount -t proc proc "$0/proc" && exec chroot "$0" /bin/sh -c "$1"', str(root), script],
+                             capture_output=True, text=True, timeout=1200, env=env)
+        assert run.returncode == 0, run.stderr[-3000:]
+        ours = json.loads((work / "cli.json").read_text())
+        theirs = subprocess.run([str(require_binary()), "validate", "-r", str(RULES), str(DATA), "--format", "json",
+                                 "--no-store"], capture_output=True, text=True, timeout=120)
+        expected = json.loads(theirs.stdout)
+        drop = ("run_id", "elapsed_s", "inputs", "threads")
+        assert {k: v for k, v in ours.items() if k not in drop} == \
+            {k: v for k, v in expected.items() if k not in drop}
+        assert json.loads((work / "py.json").read_text()) == \
+            [expected["rows"], expected["bad_rows"], expected["quality_score"]]
+        apart = json.loads((work / "apart.json").read_text())
+        assert {k: v for k, v in apart.items() if k not in drop} == {k: v for k, v in ours.items() if k not in drop}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
