@@ -14,18 +14,22 @@ std::vector<HistogramBin> Histogram(const QuantileSketch<T>& sketch, double min,
   if (sketch.count() == 0 || !std::isfinite(min) || !std::isfinite(max)) return {};
   const int bins = min == max ? 1 : kHistogramBins;
   std::vector<HistogramBin> out(static_cast<size_t>(bins));
-  const double width = (max - min) / bins;
+  // In halves: max - min overflows to inf for values near ±1.8e308, and a
+  // bin's position would then be inf / inf = NaN.
+  const double half_width = (max / 2 - min / 2) / bins;
+  auto edge = [&](int i) { return i == bins ? max : 2 * (min / 2 + half_width * i); };
   for (int i = 0; i < bins; ++i) {
-    out[static_cast<size_t>(i)].lo = min + width * i;
-    out[static_cast<size_t>(i)].hi = i + 1 == bins ? max : min + width * (i + 1);
+    out[static_cast<size_t>(i)].lo = edge(i);
+    out[static_cast<size_t>(i)].hi = edge(i + 1);
   }
   sketch.ForEachWeighted([&](T value, int64_t weight) {
     const double x = static_cast<double>(value);
     if (!std::isfinite(x)) return;
-    // Clamped before the cast: a value outside [min, max] (a profile state
-    // read back damaged, found by profile_state_fuzz) must not overflow int.
-    const double at = width > 0 ? (x - min) / width : 0.0;
-    const int bin = at <= 0 ? 0 : at >= bins - 1 ? bins - 1 : static_cast<int>(at);
+    // Clamped as a double before the cast: a value outside [min, max] (a
+    // profile state read back damaged, found by profile_state_fuzz) must not
+    // overflow int.
+    const double at = half_width > 0 ? (x / 2 - min / 2) / half_width : 0.0;
+    const int bin = !(at > 0) ? 0 : at >= bins - 1 ? bins - 1 : static_cast<int>(at);
     out[static_cast<size_t>(bin)].count += weight;
   });
   return out;

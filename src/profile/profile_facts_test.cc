@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -45,6 +47,24 @@ TEST(ProfileFactsTest, HistogramBinsCountEveryFiniteValue) {
   EXPECT_EQ(bins.back().count, 1);
   EXPECT_EQ(NumberHistogram(Texts({"3", "3"})).size(), 1u);
   EXPECT_TRUE(NumberHistogram(Texts({"x"})).empty());
+}
+
+// max - min overflows for values near the largest double: the bins are
+// computed in halves (the CI's test_profile.py::test_wrong_inputs crashed on
+// 1e308 and -1e308 when a bin's position became inf / inf).
+TEST(ProfileFactsTest, HistogramOfValuesNearTheLargestDoubleIsFinite) {
+  const auto bins = NumberHistogram(Texts({"1e308", "1e308", "-1e308", "1.7e308", "-1.7e308"}));
+  ASSERT_EQ(bins.size(), static_cast<size_t>(kHistogramBins));
+  int64_t total = 0;
+  for (const HistogramBin& bin : bins) {
+    EXPECT_TRUE(std::isfinite(bin.lo) && std::isfinite(bin.hi) && bin.lo < bin.hi) << bin.lo << " " << bin.hi;
+    total += bin.count;
+  }
+  EXPECT_EQ(total, 5);
+  EXPECT_EQ(bins.front().lo, -1.7e308);
+  EXPECT_EQ(bins.back().hi, 1.7e308);
+  EXPECT_EQ(bins.front().count, 1);
+  EXPECT_EQ(bins.back().count, 1);
 }
 
 TEST(ProfileFactsTest, TimesFormatAsTheColumnsType) {
