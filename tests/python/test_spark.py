@@ -128,6 +128,25 @@ def test_report_equals_griffin_validate_check_by_check(spark, data, partitions, 
                                             for c in expected["checks"])
 
 
+def test_fewer_key_shards_than_partitions_give_the_same_report(spark, data):
+    """The hash shuffle uses one shard per partition, at most
+    spark.sql.shuffle.partitions: 8 partitions into 3 shards (each shard
+    then merges the keys of all 8) give the CLI's report."""
+    import griffin.spark
+    from griffin.spark import key_shards
+    path, rules = data
+    df = spark.read.parquet(str(path)).repartition(8)
+    before = spark.conf.get("spark.sql.shuffle.partitions")
+    spark.conf.set("spark.sql.shuffle.partitions", "3")
+    try:
+        assert key_shards(df, 8) == 3
+        result = griffin.spark.validate(df, str(rules), key="id")
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", before)
+    same_checks(json.loads(result.report.to_json()), cli_report(rules, path))
+    assert key_shards(df, 8) == min(8, int(before))
+
+
 def test_states_sent_in_many_chunks_give_the_same_report(spark, data, monkeypatch):
     """Each partition's state reaches the driver in chunks of STATE_CHUNK_BYTES
     (a 10M-row partition's ~145 MB state sent whole ran the driver's 2 GiB heap

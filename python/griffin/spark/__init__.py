@@ -26,7 +26,7 @@ occurrence is the row with the smallest monotonically_increasing_id().
 
 `unique` across partitions is exact. By default (unique_merge="shuffle") each
 partition's distinct keys, with their first row, leave its state split into
-one shard per partition by the key's hash; Spark's hash shuffle sends shard s
+one shard per partition (at most spark.sql.shuffle.partitions) by the key's hash; Spark's hash shuffle sends shard s
 of every partition to one task, which merges them in row-id order into that
 shard's duplicates (the rows whose key an earlier partition holds). The
 driver gets the states without keys and the duplicates: no machine holds
@@ -53,7 +53,7 @@ from griffin import DEFAULT_MAX_VIOLATIONS, Report, Validator
 from ._executor import MISSING_WHEEL, ROW_ID_SHIFT, STATE_SCHEMA, collect_states, executor_functions
 from ._plan import repeatable
 
-__all__ = ["validate", "SparkValidation", "MISSING_WHEEL", "ROW_ID_SHIFT", "rule_columns"]
+__all__ = ["validate", "SparkValidation", "MISSING_WHEEL", "ROW_ID_SHIFT", "rule_columns", "key_shards"]
 
 
 class SparkValidation:
@@ -203,6 +203,15 @@ def validate(df: Any, rules: Union[str, Any], *, key: Union[None, str, Sequence[
     return SparkValidation(report, validator, prepared, lambda: (split_rows, merged_errors), partitions, inputs)
 
 
+def key_shards(prepared: Any, partitions: int) -> int:
+    """How many shards the hash shuffle of `unique` keys uses: one per
+    partition, at most spark.sql.shuffle.partitions (Spark's shuffle width:
+    every partition sends a blob to every shard, so 10,000 partitions must
+    not make 10^8 of them)."""
+    width = int(prepared.sparkSession.conf.get("spark.sql.shuffle.partitions", "200"))
+    return max(1, min(partitions, width))
+
+
 def rule_columns(prepared: Any, validator: Validator) -> Any:
     """The prepared DataFrame's columns that the rules read, for the report's
     pass (the engine reads nothing else, as a Parquet scan by `griffin
@@ -223,7 +232,7 @@ def _native_pass(df: Any, prepared: Any, text: str, validator: Validator, max_vi
     tasks refuse a partition that holds another number of rows)."""
     from pyspark.sql.pandas.types import to_arrow_schema
     count = prepared.rdd.getNumPartitions()
-    shards = count if unique_merge == "shuffle" and validator._compiled.unique_checks > 0 else 0
+    shards = key_shards(prepared, count) if unique_merge == "shuffle" and validator._compiled.unique_checks > 0 else 0
     read = rule_columns(prepared, validator)
     partial_states, merge_shards, split_rows = executor_functions(text, to_arrow_schema(df.schema), max_violations,
                                                                   key_shards=shards,
