@@ -7,7 +7,9 @@ case interleaved so that the machine's load falls on all of them alike.
 
 Prints per binary and case the median wall and CPU seconds and their ratios to the same
 binary's plain run. `plain-all` is the plain run decoding every column
-(GRIFFIN_NO_CSV_PROJECTION=1), as a run with outputs must. Fails when a case's report
+(GRIFFIN_NO_CSV_PROJECTION=1), as a run with outputs must. `plain-store` and `csv-store`
+record the run in a run store (SQLite, in the temporary directory) instead of
+`--no-store`: with a store the outputs are hashed (sha256) for its lineage. Fails when a case's report
 differs from the plain run's, or (with --before) when an output's bytes differ between
 the two binaries."""
 import argparse
@@ -27,17 +29,20 @@ import measure  # noqa: E402
 import run_peers  # noqa: E402
 import suite  # noqa: E402
 
-CASES = {  # name: (output extension or None, extra environment)
-    "plain": (None, {}),
-    "plain-all": (None, {"GRIFFIN_NO_CSV_PROJECTION": "1"}),
-    "parquet": (".parquet", {}),
-    "csv": (".csv", {}),
+CASES = {  # name: (output extension or None, extra environment, recorded in a store)
+    "plain": (None, {}, False),
+    "plain-all": (None, {"GRIFFIN_NO_CSV_PROJECTION": "1"}, False),
+    "parquet": (".parquet", {}, False),
+    "csv": (".csv", {}, False),
+    "plain-store": (None, {}, True),
+    "csv-store": (".csv", {}, True),
 }
 VOLATILE = ("run_id", "started_at", "finished_at", "elapsed_s", "outputs")
 
 
-def command(binary, data, out_dir, ext, threads):
-    argv = [str(binary), "validate", "-r", str(suite.RULES_PATH), str(data), "--format", "json", "--no-store"]
+def command(binary, data, out_dir, ext, threads, store=False):
+    argv = [str(binary), "validate", "-r", str(suite.RULES_PATH), str(data), "--format", "json"]
+    argv += ["--store", str(out_dir / "runs.db")] if store else ["--no-store"]
     if threads:
         argv += ["--threads", str(threads)]
     if ext:
@@ -51,13 +56,14 @@ def digest(path):
 
 
 def run_case(binary, data, out_dir, case, threads):
-    ext, extra_env = CASES[case]
+    ext, extra_env, store = CASES[case]
     env = dict(os.environ, **extra_env)
-    run = measure.run_child(command(binary, data, out_dir, ext, threads), env=env)
+    argv = command(binary, data, out_dir, ext, threads, store)
+    run = measure.run_child(argv, env=env)
     if run["status"] not in (0, 1):
-        raise SystemExit(f"{case}: exit {run['status']}: {' '.join(command(binary, data, out_dir, ext, threads))}")
+        raise SystemExit(f"{case}: exit {run['status']}: {' '.join(argv)}")
     report = json.loads(run["stdout"])
-    for key in VOLATILE:
+    for key in VOLATILE + (("history",) if store else ()):
         report.pop(key, None)
     digests = {name: digest(out_dir / f"{name}{ext}") for name in ("clean", "quarantine")} if ext else {}
     return run["wall_s"], run["cpu_s"], report, digests
@@ -104,7 +110,7 @@ def main(argv=None):
         for case in cases:
             wall = statistics.median(results[(binary_name, case)]["wall"])
             cpu = statistics.median(results[(binary_name, case)]["cpu"])
-            print(f"{binary_name:6s} {case:9s} wall {wall:6.2f} s ({wall / base_wall:4.2f}x {cases[0]})  "
+            print(f"{binary_name:6s} {case:11s} wall {wall:6.2f} s ({wall / base_wall:4.2f}x {cases[0]})  "
                   f"cpu {cpu:6.2f} s ({cpu / base_cpu:4.2f}x)", flush=True)
     return 0
 

@@ -147,6 +147,7 @@ class Outputs {
     options.input_delimiter = input_delimiter;
     for (const std::string& input : inputs) options.input_names.push_back(input == "-" ? "<stdin>" : RedactUri(input));
     options.csv_delimiter = input_delimiter;
+    options.hash_output = !args.no_store;  // the hash is lineage, which only the store keeps
     if (!args.quarantine_path.empty()) {
       ASSIGN_OR_RETURN(quarantine_, OpenRowSink(args.quarantine_path, SinkKind::kQuarantine, options));
     }

@@ -16,13 +16,29 @@
 // Commit() completes and Abort() aborts, so there too the object appears
 // whole or not at all.
 //
-// Not thread-safe: one writer.
+// Hashing and writing happen off the appending thread: a full buffer is
+// handed to a writer thread (started at the first hand-off, so a file of one
+// buffer never starts it) while Append fills the other, so the appender's cost
+// is a copy. A write error is returned by a later Append or by Commit.
+//
+// A local file is written with O_DIRECT where the file system allows it
+// (whole page-aligned buffers; the tail without it): Commit fsyncs the file in
+// any case, and a copy into the page cache first costs as much CPU as the
+// write itself. Where O_DIRECT is refused (tmpfs before Linux 6.6, some
+// network file systems) the writes are buffered as before.
+//
+// Not thread-safe: one appender.
 #pragma once
 
+#include <condition_variable>
+#include <deque>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include "io/output_object.h"
 #include "util/sha256.h"
@@ -30,18 +46,28 @@
 
 namespace griffin {
 
+struct AtomicFileOptions {
+  // Hash the bytes as they are written (Committed::sha256; empty without).
+  // The hash is for lineage in a run store, and SHA-256 costs about as much
+  // CPU as encoding CSV rows: runs that record no lineage turn it off.
+  bool hash = true;
+  // Try O_DIRECT for a local file (see above); off, the writes are buffered.
+  bool direct_io = true;
+};
+
 class AtomicFile {
  public:
   struct Committed {
     int64_t bytes = 0;
-    std::string sha256;  // hex sha256 of the file's bytes
+    std::string sha256;  // hex sha256 of the file's bytes; empty when created without AtomicFileOptions::hash
     std::string etag;    // an object's ETag or generation; empty for a local file
     int64_t table_version = -1;  // a table's committed version (Delta); -1 otherwise
   };
 
   // Errors: the directory is missing or not writable, or the final path is a
   // directory (InputError naming the final path).
-  static Result<std::unique_ptr<AtomicFile>> Create(const std::string& final_path);
+  static Result<std::unique_ptr<AtomicFile>> Create(const std::string& final_path,
+                                                    AtomicFileOptions options = {});
 
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
@@ -67,6 +93,13 @@ class AtomicFile {
   AtomicFile(std::string final_path, std::string temp_path, int fd);
   AtomicFile(std::string final_path, std::unique_ptr<OutputObject> object);
   Status WriteOut(std::string_view bytes);
+  // Hands the full buffer to the writer thread (after the previous one is
+  // written), starting the thread if needed. Returns the writer's error.
+  Status HandOff();
+  // Waits until the writer has written everything handed to it, stops it and
+  // returns its status. No-op without a writer.
+  Status StopWriter();
+  void WriterLoop();
   Status Flush();
   Status IoError(const std::string& what, int error_number) const;
 
@@ -75,8 +108,31 @@ class AtomicFile {
   int fd_ = -1;
   std::unique_ptr<OutputObject> object_;  // instead of fd_ for a URI
   bool open_ = true;
-  std::string buffer_;
-  Sha256Stream hash_;  // of every byte written, in order
+  // A page-aligned buffer of kBufferBytes, as O_DIRECT needs.
+  struct Buffer {
+    Buffer();
+    Buffer(Buffer&&) = default;
+    Buffer& operator=(Buffer&&) = default;
+    std::unique_ptr<char, void (*)(void*)> data;
+    size_t size = 0;
+    std::string_view view() const { return {data.get(), size}; }
+  };
+  // Writes `bytes` to the file; with O_DIRECT on, only a multiple of the page
+  // size goes direct and the rest is written buffered, which ends direct I/O.
+  Status WriteToFile(std::string_view bytes);
+
+  bool direct_ = false;  // fd_ was opened with O_DIRECT and it still holds
+  Buffer buffer_;  // filled by Append
+  std::unique_ptr<Sha256Stream> hash_;  // of every byte written, in order (null: not hashed); the writer's while it runs
+
+  // The writer thread and what it shares with the appender (under mutex_).
+  std::thread writer_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Buffer> queued_;   // full buffers, in file order, not yet taken by the writer
+  std::vector<Buffer> spare_;   // written buffers, for Append to fill again
+  bool stopping_ = false;
+  Status writer_status_;        // the first write error
   int64_t bytes_written_ = 0;
 };
 

@@ -1,8 +1,12 @@
 #include "sinks/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <random>
 
 #include "sinks/sink_test_util.h"
 #include "util/sha256.h"
@@ -142,6 +146,63 @@ TEST(AtomicFileTest, WriteFileAtomicallyWritesTheWholeFile) {
   ASSERT_TRUE(WriteFileAtomically(dir.Path("p.json"), "{}\n").ok());
   EXPECT_EQ(ReadFileBytes(dir.Path("p.json")), "{}\n");
   EXPECT_FALSE(WriteFileAtomically(dir.Path("missing/p.json"), "x").ok());
+}
+
+// Pieces of every size, some larger than the 1 MiB buffer, many buffers handed
+// to the writer thread, the tail not a whole page: the same bytes and hash
+// with O_DIRECT and without, and without hashing the same bytes, no hash.
+TEST(AtomicFileTest, ManyBuffersReachTheFileInOrderWithOrWithoutDirectIoAndHash) {
+  std::mt19937 random(7);
+  std::string expected;
+  std::vector<std::string> pieces;
+  while (expected.size() < (9u << 20) + 777) {
+    const size_t size = random() % 4 == 0 ? random() % (3 << 20) : random() % 5000;
+    std::string piece(size, '\0');
+    for (char& c : piece) c = static_cast<char>('a' + random() % 26);
+    expected += piece;
+    pieces.push_back(std::move(piece));
+  }
+  TempDir dir;
+  for (const AtomicFileOptions options : {AtomicFileOptions{}, AtomicFileOptions{.direct_io = false},
+                                          AtomicFileOptions{.hash = false}}) {
+    const std::string path = dir.Path("out.bin");
+    auto file = AtomicFile::Create(path, options);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    for (const std::string& piece : pieces) ASSERT_TRUE((*file)->Append(piece).ok());
+    auto done = (*file)->Commit();
+    ASSERT_TRUE(done.ok()) << done.status().message();
+    EXPECT_EQ(done->bytes, static_cast<int64_t>(expected.size()));
+    EXPECT_EQ(done->sha256, options.hash ? Sha256Hex(expected) : "");
+    EXPECT_TRUE(ReadFileBytes(path) == expected) << "direct_io " << options.direct_io << " hash " << options.hash;
+  }
+}
+
+// A write that fails on the writer thread (here: past RLIMIT_FSIZE, EFBIG) is
+// an InputError naming the file from a later Append or from Commit, and
+// nothing is left behind.
+TEST(AtomicFileTest, AFailedBackgroundWriteIsTheAppendsOrTheCommitsError) {
+  TempDir dir;
+  const std::string path = dir.Path("big.bin");
+  struct rlimit before;
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
+  void (*old_handler)(int) = ::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit small = before;
+  small.rlim_cur = 3 << 20;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  Status failed;
+  {
+    auto file = AtomicFile::Create(path);
+    ASSERT_TRUE(file.ok());
+    const std::string piece(100000, 'z');
+    for (int i = 0; i < 200 && failed.ok(); ++i) failed = (*file)->Append(piece);
+    if (failed.ok()) failed = (*file)->Commit().status();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &before);
+  ::signal(SIGXFSZ, old_handler);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.code(), StatusCode::kInputError);
+  EXPECT_EQ(failed.message().rfind(path + ": write failed: ", 0), 0u) << failed.message();
+  EXPECT_TRUE(ListDir(dir.path()).empty());
 }
 
 }  // namespace

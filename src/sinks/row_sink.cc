@@ -21,7 +21,7 @@ Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind k
   if (detected->format == InputFormat::kJson)
     return Status::UsageError(std::string(flag) + " " + path +
                               ": .json outputs are not supported (use .jsonl for JSON lines)");
-  ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> file, AtomicFile::Create(path));
+  ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> file, AtomicFile::Create(path, {.hash = options.hash_output}));
   switch (detected->format) {
     case InputFormat::kCsv:
       return MakeCsvSink(std::move(file), kind, options);

@@ -77,6 +77,9 @@ struct SinkOptions {
   // without it the error says "input N", 1-based).
   std::vector<char> input_delimiters;
   std::vector<std::string> input_names;
+  // Whether the output's bytes are hashed for lineage (OutputSummary::sha256,
+  // empty without). Runs that record no lineage skip the cost.
+  bool hash_output = true;
 };
 
 // What a committed output holds, for lineage.
@@ -85,7 +88,7 @@ struct OutputSummary {
   std::string kind;       // "clean" | "quarantine"
   int64_t rows = 0;
   int64_t bytes = 0;
-  std::string sha256;     // hex sha256 of the file's bytes
+  std::string sha256;     // hex sha256 of the file's bytes; empty when SinkOptions::hash_output was off
   std::string etag;       // an object's ETag (S3) or generation (GCS); empty for files
   int64_t table_version = -1;  // a table output's committed version (Delta); -1 otherwise
 };

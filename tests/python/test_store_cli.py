@@ -1,6 +1,7 @@
 """The run store through the CLI: runs are recorded by default, history/show/
 rules read them back, bad stores fail with exit 3 after printing the report,
 and concurrent writers (SQLite and a real PostgreSQL) lose nothing."""
+import hashlib
 import json
 import os
 import pathlib
@@ -101,6 +102,12 @@ def test_lineage_and_metrics_are_recorded(workdir):
     assert inputs == [("d.csv", len(DATA), 3)]
     outputs = sorted(db.execute("select kind, rows from run_outputs where run_id = ?", (report["run_id"],)))
     assert outputs == [("clean", 1), ("quarantine", 2)]
+    # The lineage's size and sha256 are those of the committed files' bytes.
+    for kind, name in (("clean", "c.csv"), ("quarantine", "q.csv")):
+        size, digest = db.execute("select size_bytes, sha256 from run_outputs where run_id = ? and kind = ?",
+                                  (report["run_id"], kind)).fetchone()
+        data = (workdir / name).read_bytes()
+        assert (size, digest) == (len(data), hashlib.sha256(data).hexdigest())
     metrics = dict(db.execute("select column_name, value_count from column_metrics where run_id = ?",
                               (report["run_id"],)).fetchall())
     assert metrics == {"id": 3, "amount": 3}
