@@ -9,6 +9,7 @@
 #include "cli/alerts_command.h"
 #include "cli/drift_command.h"
 #include "cli/exit_codes.h"
+#include "cli/malloc_tuning.h"
 #include "cli/out_of_memory.h"
 #include "cli/profile_command.h"
 #include "cli/report_command.h"
@@ -27,6 +28,7 @@
 int main(int argc, char** argv) {
   griffin::GuardStandardStreams();
   griffin::ExitOnOutOfMemory();
+  griffin::TuneMallocForBatches();
   CLI::App app{"Griffin: a fast data-quality engine. Rules in YAML, compiled once, checked on every row."};
   app.set_version_flag("--version", std::string("griffin ") + GRIFFIN_VERSION + " (Apache Arrow 26)");
   app.require_subcommand(1);
