@@ -37,9 +37,16 @@ stage "unit tests (Release)"
 ctest --test-dir build --output-on-failure -j "$jobs"
 
 stage "python tests"
-# The wheel's tests run in their own stage below (they build it).
-.venv/bin/python -m pytest -q --durations=25 tests/python --ignore=tests/python/test_wheel.py \
-  --ignore=tests/python/test_spark_shipping.py
+# The wheel's tests run in their own stage below (they build it). When they fail, the
+# test broker's warnings and errors are printed before its directory is removed: a
+# stream test's failure can be the broker's (a coordinator stuck after a restart).
+if ! .venv/bin/python -m pytest -q --durations=25 tests/python --ignore=tests/python/test_wheel.py \
+  --ignore=tests/python/test_spark_shipping.py; then
+  kafka_dir=$(sed -n 's/^DIR=//p' "$GRIFFIN_KAFKA_STATE" 2>/dev/null || true)
+  echo "== the test broker's last warnings and errors ($kafka_dir):"
+  cat "$kafka_dir"/server.earlier.log "$kafka_dir"/server.log 2>/dev/null | grep -E " (WARN|ERROR) " | tail -n 60 || true
+  exit 1
+fi
 
 stage "the wheel: built, installed in a clean venv, shipped to a Spark local-cluster (make wheel-test)"
 # Built from the Python package's build tree that set-up has just brought up to date, with
