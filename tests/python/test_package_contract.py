@@ -110,3 +110,17 @@ def test_max_violations_is_per_check_with_the_cli_default():
     assert listed.count("note.length") == 100 and listed == ["note.length"] * 100 + ["v.min"]
     two = [v["check"] for v in validator.validate(table, max_violations=2).violations]
     assert two == ["note.length", "note.length", "v.min"]
+
+
+def test_the_typing_stub_declares_every_public_method_of_validator_and_report():
+    import ast
+    import pathlib
+    # The installed package's stub: what a user's type checker reads.
+    stub = ast.parse((pathlib.Path(griffin.__file__).parent / "__init__.pyi").read_text())
+    def name(item):
+        return item.target.id if isinstance(item, ast.AnnAssign) else getattr(item, "name", None)
+    declared = {node.name: {name(item) for item in node.body} for node in stub.body if isinstance(node, ast.ClassDef)}
+    for cls in (griffin.Validator, griffin.Report):
+        public = {name for name in dir(cls) if not name.startswith("_")}
+        missing = public - declared[cls.__name__]
+        assert not missing, f"{cls.__name__}: not in griffin/__init__.pyi: {sorted(missing)}"
