@@ -275,7 +275,16 @@ def test_int32_overflow_is_an_error_not_a_wrap(setup):
 
 
 def test_next_waits_without_the_gil(setup):
-    big = pa.concat_tables([setup["table"]] * 10)
-    stream = batches(big, setup["validator"], batch_size=150_000, columns=["id"], threads=1)
-    ticks, _ = ticks_during(lambda: next(stream), warmup_s=0)
+    # next() must wait for the first batch with the GIL released, so the spinning thread
+    # runs meanwhile. The reading starts when the stream is made and may finish before
+    # next() is called (a CI run saw 0 ticks: no wait at all), so a call that did not wait
+    # is tried again on a larger input, whose first batch needs every row.
+    for copies in (10, 40, 160):
+        big = pa.concat_tables([setup["table"]] * copies)
+        stream = batches(big, setup["validator"], batch_size=big.num_rows * 3 // 4, columns=["id"], threads=1)
+        ticks, elapsed = ticks_during(lambda: next(stream), warmup_s=0)
+        stream.close()
+        if elapsed >= 0.01:
+            break
+    assert elapsed >= 0.01, f"next() never waited: {elapsed:.4f} s on {big.num_rows} rows"
     assert ticks > 10_000
