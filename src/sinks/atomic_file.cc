@@ -284,7 +284,12 @@ Result<AtomicFile::Committed> AtomicFile::Commit() {
 
 void AtomicFile::Abort() {
   open_ = false;
-  (void)StopWriter();  // its error no longer matters: the file goes
+  {
+    // The file goes: what is queued need not be written first.
+    std::lock_guard<std::mutex> lock(mutex_);
+    queued_.clear();
+  }
+  (void)StopWriter();  // its error no longer matters either
   if (object_ != nullptr) {
     object_->Abort();
     object_.reset();

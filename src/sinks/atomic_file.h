@@ -17,9 +17,10 @@
 // whole or not at all.
 //
 // Hashing and writing happen off the appending thread: a full buffer is
-// handed to a writer thread (started at the first hand-off, so a file of one
-// buffer never starts it) while Append fills the other, so the appender's cost
-// is a copy. A write error is returned by a later Append or by Commit.
+// queued (at most 4) for a writer thread (started at the first hand-off, so a
+// file of one buffer never starts it) while Append fills another, so the
+// appender's cost is a copy. A write error is returned by a later Append or by
+// Commit; Abort drops what is still queued.
 //
 // A local file is written with O_DIRECT where the file system allows it
 // (whole page-aligned buffers; the tail without it): Commit fsyncs the file in
@@ -93,8 +94,8 @@ class AtomicFile {
   AtomicFile(std::string final_path, std::string temp_path, int fd);
   AtomicFile(std::string final_path, std::unique_ptr<OutputObject> object);
   Status WriteOut(std::string_view bytes);
-  // Hands the full buffer to the writer thread (after the previous one is
-  // written), starting the thread if needed. Returns the writer's error.
+  // Queues the full buffer for the writer thread (waiting while 4 are
+  // queued), starting the thread if needed. Returns the writer's error.
   Status HandOff();
   // Waits until the writer has written everything handed to it, stops it and
   // returns its status. No-op without a writer.

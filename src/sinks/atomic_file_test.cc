@@ -177,6 +177,22 @@ TEST(AtomicFileTest, ManyBuffersReachTheFileInOrderWithOrWithoutDirectIoAndHash)
   }
 }
 
+// Aborted with buffers still queued for the writer thread: nothing is left and
+// the old file stays.
+TEST(AtomicFileTest, AbortWithQueuedBuffersLeavesOnlyTheOldFile) {
+  TempDir dir;
+  const std::string path = dir.Path("out.bin");
+  dir.Write("out.bin", "old");
+  auto file = AtomicFile::Create(path);
+  ASSERT_TRUE(file.ok());
+  const std::string piece(3 << 20, 'q');
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE((*file)->Append(piece).ok());
+  (*file)->Abort();
+  EXPECT_FALSE((*file)->Commit().ok());
+  EXPECT_EQ(ListDir(dir.path()), std::vector<std::string>{"out.bin"});
+  EXPECT_EQ(ReadFileBytes(path), "old");
+}
+
 // A write that fails on the writer thread (here: past RLIMIT_FSIZE, EFBIG) is
 // an InputError naming the file from a later Append or from Commit, and
 // nothing is left behind.
