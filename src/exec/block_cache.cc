@@ -1,5 +1,7 @@
 #include "exec/block_cache.h"
 
+#include "util/huge_pages.h"
+
 #include <bit>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +67,7 @@ void BlockCache::Free(void* block, size_t bytes) {
 
 void* BlockCache::AllocateTable(size_t bytes) {
   if (Serves(bytes)) return std::memset(Allocate(bytes), 0, bytes);
+  if (bytes > kMaxBlockBytes) return MapZeroed(bytes);
   void* table = std::calloc(1, bytes);
   if (table == nullptr) throw std::bad_alloc();
   return table;
@@ -72,6 +75,7 @@ void* BlockCache::AllocateTable(size_t bytes) {
 
 void BlockCache::FreeTable(void* table, size_t bytes) {
   if (Serves(bytes)) Free(table, bytes);
+  else if (bytes > kMaxBlockBytes) UnmapZeroed(table, bytes);
   else std::free(table);
 }
 

@@ -32,8 +32,9 @@ class BlockCache {
   // Bytes held for reuse now.
   static size_t CachedBytes();
 
-  // A zeroed hash table of `bytes`: a cached block cleared when Serves(bytes),
-  // else calloc (pages mapped lazily, so unused capacity costs no memory).
+  // A zeroed hash table of `bytes`: a cached block cleared when Serves(bytes);
+  // past kMaxBlockBytes a fresh mapping advised for huge pages (MapZeroed:
+  // 2 MiB pages fault 512 times less often); else calloc.
   // Throws std::bad_alloc. Release with FreeTable(table, bytes).
   static void* AllocateTable(size_t bytes);
   static void FreeTable(void* table, size_t bytes);
