@@ -46,6 +46,7 @@ void* BlockCache::Allocate(size_t bytes) {
       return block;
     }
   }
+  if (bytes >= kHugePageBytes) return MapZeroed(bytes);
   void* block = std::malloc(bytes);
   if (block == nullptr) throw std::bad_alloc();
   return block;
@@ -62,7 +63,8 @@ void BlockCache::Free(void* block, size_t bytes) {
       return;
     }
   }
-  std::free(block);
+  if (bytes >= kHugePageBytes) UnmapZeroed(block, bytes);
+  else std::free(block);
 }
 
 void* BlockCache::AllocateTable(size_t bytes) {

@@ -4,6 +4,9 @@
 // call; glibc hands a freed heap top back to the kernel, so without reuse
 // each call faults its pages in again (measured: half the time of a
 // 10,000-row `unique` check). At most kMaxCachedBytes are kept; thread-safe.
+// Blocks of 2 MiB and more are mappings advised for huge pages (MapZeroed):
+// a run with 10M distinct keys faulted its key blocks in 4 KiB at a time, on
+// the merger's thread, for 65% of its page faults.
 //
 //   void* p = BlockCache::Allocate(bytes);   // bytes: a supported block size
 //   ...
