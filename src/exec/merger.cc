@@ -92,12 +92,21 @@ void Merger::ReserveForRows(int64_t expected_rows) {
     for (auto& metrics : metrics_) sets += metrics && metrics->has_exact_distinct();
     expected_rows = std::min(expected_rows, memory_limit_ / 2 / 16 * 3 / 4 / std::max<int64_t>(1, sets));
   }
+  // Keys so far, scaled from the rows merged so far to the expected rows.
+  // Tables past 16 MiB are backed by huge pages (BlockCache::AllocateTable),
+  // so a table sized for every row would be resident almost everywhere even
+  // for a column of a few hundred values.
+  auto keys_for = [&](int64_t keys_so_far) {
+    if (rows_ <= 0) return expected_rows;
+    const __int128 scaled = static_cast<__int128>(keys_so_far) * expected_rows / rows_;
+    return static_cast<int64_t>(std::min<__int128>(expected_rows, scaled));
+  };
   for (auto& set : unique_sets_)
-    if (set) set->Reserve(expected_rows);
+    if (set) set->Reserve(keys_for(set->size()));
   for (auto& set : int_sets_)
-    if (set) set->Reserve(expected_rows);
+    if (set) set->Reserve(keys_for(set->size()));
   for (auto& metrics : metrics_)
-    if (metrics) metrics->ReserveDistinct(expected_rows);
+    if (metrics) metrics->ReserveDistinct(keys_for(metrics->distinct()));
 }
 
 namespace {

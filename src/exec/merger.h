@@ -82,8 +82,13 @@ class Merger {
 
   // Sizes the unique/distinct sets for about `expected_rows` rows, so that a
   // large input does not rehash its way up (the engine estimates it from the
-  // first chunk's rows per byte).
+  // first chunk's rows per byte). Each set is sized for its keys so far scaled
+  // to the expected rows (keys grow at most as fast as rows): a column of few
+  // values keeps a small table. Call after the first Merge.
   void ReserveForRows(int64_t expected_rows);
+
+  // The unique/distinct states' bytes in memory now.
+  int64_t state_bytes() const { return StateBytes(/*with_growth=*/false); }
 
   int64_t rows() const { return rows_; }
   int64_t row_offset() const { return row_offset_; }

@@ -233,5 +233,59 @@ TEST(MergerTest, SchemaErrorWithoutRowsScoresZero) {
   EXPECT_FALSE(run.report.passed);
 }
 
+// ReserveForRows sizes each set for its keys so far scaled to the expected
+// rows: a column of 4 values keeps a small table, an all-distinct one is sized
+// for every row (no rehashing on the way up), and the report is unchanged.
+TEST(MergerTest, ReserveForRowsScalesEachSetByItsKeysSoFar) {
+  auto plan = Compile(R"(griffin: 1
+dataset: t
+columns:
+  id: {unique: true}
+  currency: {not_null: true}
+table:
+  - distinct_count: {column: currency, max: 10}
+)");
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  const char* currencies[] = {"USD", "EUR", "GBP", "JPY"};
+  for (int r = 0; r < 4096; ++r) rows.push_back({"k" + std::to_string(r), std::string(currencies[r % 4])});
+  auto batch = CsvBatch({"id", "currency"}, rows);
+  constexpr int64_t kExpectedRows = 4'000'000;
+
+  auto state_bytes_after_reserve = [&](bool reserve) {
+    BatchEvaluator evaluator(plan);
+    Merger merger(plan, MergerOptions{});
+    auto result = evaluator.Evaluate(batch);
+    EXPECT_TRUE(result.ok());
+    EXPECT_TRUE(merger.Merge(**result).ok());
+    const int64_t before = merger.state_bytes();
+    if (reserve) merger.ReserveForRows(kExpectedRows);
+    return std::pair(before, merger.state_bytes());
+  };
+  auto [before, after] = state_bytes_after_reserve(true);
+  // 4M distinct ids at load 3/4 need 2^23 slots of 16 bytes (128 MiB); the
+  // currency set keeps 4 keys in a table far under a MiB.
+  EXPECT_GE(after - before, int64_t{100} << 20);
+  EXPECT_LT(after - before, int64_t{160} << 20);
+
+  auto currency_only = Compile("griffin: 1\ndataset: t\ncolumns:\n  currency: {not_null: true}\n"
+                               "table:\n  - distinct_count: {column: currency, max: 10}\n");
+  BatchEvaluator evaluator(currency_only);
+  Merger merger(currency_only, MergerOptions{});
+  auto result = evaluator.Evaluate(CsvBatch({"currency"}, [&] {
+    std::vector<std::vector<std::optional<std::string>>> only;
+    for (const auto& row : rows) only.push_back({row[1]});
+    return only;
+  }()));
+  ASSERT_TRUE(result.ok());
+  ASSERT_TRUE(merger.Merge(**result).ok());
+  const int64_t small_before = merger.state_bytes();
+  merger.ReserveForRows(kExpectedRows);
+  EXPECT_LT(merger.state_bytes() - small_before, int64_t{1} << 20) << "a 4-value column reserved for every row";
+  Report report = merger.Finish(true);
+  ASSERT_EQ(report.checks.size(), 3u);  // malformed, currency.not_null, currency.distinct_count
+  EXPECT_EQ(report.checks[2].name, "currency.distinct_count");
+  EXPECT_EQ(report.checks[2].observed_text, "4");
+}
+
 }  // namespace
 }  // namespace griffin

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdint>
+#include <thread>
 #include <cstring>
 #include <fstream>
 #include <new>
@@ -10,6 +15,15 @@
 
 namespace griffin {
 namespace {
+
+// A field of /proc/self/smaps_rollup in KiB, -1 when missing.
+long RollupKib(const std::string& field) {
+  std::ifstream rollup("/proc/self/smaps_rollup");
+  std::string line;
+  while (std::getline(rollup, line))
+    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
+  return -1L;
+}
 
 TEST(HugePagesTest, BlocksAreZeroedAlignedWritableAndIndependent) {
   for (size_t bytes : {size_t{1}, size_t{4096}, kHugePageBytes - 1, kHugePageBytes, 3 * kHugePageBytes + 17}) {
@@ -43,13 +57,7 @@ TEST(HugePagesTest, ATouchedBlockIsBackedByHugePagesWhereTheKernelAdvises) {
   std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string mode((std::istreambuf_iterator<char>(mode_file)), std::istreambuf_iterator<char>());
   if (mode.find("[never]") != std::string::npos || mode.empty()) GTEST_SKIP() << "THP is off on this kernel";
-  auto anon_huge_kib = [] {
-    std::ifstream rollup("/proc/self/smaps_rollup");
-    std::string line;
-    while (std::getline(rollup, line))
-      if (line.rfind("AnonHugePages:", 0) == 0) return std::stol(line.substr(14));
-    return -1L;
-  };
+  auto anon_huge_kib = [] { return RollupKib("AnonHugePages:"); };
   const long before = anon_huge_kib();
   const size_t bytes = 8 * kHugePageBytes;
   auto* block = static_cast<char*>(MapZeroed(bytes));
@@ -58,6 +66,43 @@ TEST(HugePagesTest, ATouchedBlockIsBackedByHugePagesWhereTheKernelAdvises) {
   UnmapZeroed(block, bytes);
   ASSERT_GE(before, 0);
   EXPECT_GE(after - before, static_cast<long>(kHugePageBytes >> 10)) << "no huge page backs the block";
+}
+
+// A block of two huge pages or more is faulted in by the background populator
+// without the caller touching it: the process's anonymous memory grows by it.
+TEST(HugePagesTest, ALargeBlockIsFaultedInInTheBackground) {
+  const long before = RollupKib("Anonymous:");
+  ASSERT_GE(before, 0);
+  const size_t bytes = 32 * kHugePageBytes;
+  void* block = MapZeroed(bytes);
+  long grown = 0;
+  for (int wait = 0; wait < 500 && grown < static_cast<long>(bytes >> 10) / 2; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    grown = RollupKib("Anonymous:") - before;
+  }
+  UnmapZeroed(block, bytes);
+  EXPECT_GE(grown, static_cast<long>(bytes >> 10) / 2) << "the untouched block was not populated within 5 s";
+}
+
+// A forked child (Python multiprocessing, PySpark's workers) maps, populates
+// and writes large blocks with a populator thread of its own, and exits.
+TEST(HugePagesTest, AForkedChildMapsAndPopulatesItsOwnBlocks) {
+  void* parent_block = MapZeroed(4 * kHugePageBytes);  // the parent's populator is running
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    alarm(20);  // a deadlock ends the child with SIGALRM, which the parent sees
+    for (int i = 0; i < 8; ++i) {
+      auto* block = static_cast<char*>(MapZeroed(4 * kHugePageBytes));
+      block[0] = block[4 * kHugePageBytes - 1] = 1;
+      UnmapZeroed(block, 4 * kHugePageBytes);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  UnmapZeroed(parent_block, 4 * kHugePageBytes);
 }
 
 }  // namespace
