@@ -10,8 +10,10 @@ binary's plain run. `plain-all` is the plain run decoding every column
 (GRIFFIN_NO_CSV_PROJECTION=1), as a run with outputs must. `plain-store` and `csv-store`
 record the run in a run store (SQLite, in the temporary directory) instead of
 `--no-store`: with a store the outputs are hashed (sha256) for its lineage. Fails when a case's report
-differs from the plain run's, or (with --before) when an output's bytes differ between
-the two binaries."""
+differs from the plain run's, when a binary's output bytes differ between its runs, or
+(with --before) when an output's content differs between the two binaries: the bytes for
+text outputs, the rows and schema read back for Parquet (whose encoding choices, such as
+dictionary or plain pages, may change between versions)."""
 import argparse
 import hashlib
 import json
@@ -55,6 +57,19 @@ def digest(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def content_digest(path):
+    """A Parquet file's rows and schema (as Arrow IPC bytes), else the file's bytes."""
+    if path.suffix != ".parquet":
+        return digest(path)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = pq.read_table(path)
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return hashlib.sha256(sink.getvalue().to_pybytes()).hexdigest()
+
+
 def run_case(binary, data, out_dir, case, threads):
     ext, extra_env, store = CASES[case]
     env = dict(os.environ, **extra_env)
@@ -65,8 +80,8 @@ def run_case(binary, data, out_dir, case, threads):
     report = json.loads(run["stdout"])
     for key in VOLATILE + (("history",) if store else ()):
         report.pop(key, None)
-    digests = {name: digest(out_dir / f"{name}{ext}") for name in ("clean", "quarantine")} if ext else {}
-    return run["wall_s"], run["cpu_s"], report, digests
+    outputs = [out_dir / f"{name}{ext}" for name in ("clean", "quarantine")] if ext else []
+    return run["wall_s"], run["cpu_s"], report, outputs
 
 
 def main(argv=None):
@@ -84,22 +99,28 @@ def main(argv=None):
     cases = [c for c in args.cases.split(",") if c]
     print(f"{data.name}: {data.stat().st_size / 1e6:,.1f} MB; load {os.getloadavg()[0]:.1f}", flush=True)
     results = {(b, c): {"wall": [], "cpu": []} for b in binaries for c in cases}
-    reports, digests = {}, {}
+    reports, digests, contents = {}, {}, {}
     with tempfile.TemporaryDirectory(prefix="griffin-outputs-bench-") as tmp:
         for index in range(args.runs + 1):  # the first round warms the caches
             for binary_name, binary in binaries.items():
                 for case in cases:
                     out_dir = pathlib.Path(tmp) / binary_name
                     out_dir.mkdir(exist_ok=True)
-                    wall, cpu, report, files = run_case(binary, data, out_dir, case, args.threads)
+                    wall, cpu, report, outputs = run_case(binary, data, out_dir, case, args.threads)
                     reports.setdefault(binary_name, report)
                     if report != reports[binary_name]:
                         raise SystemExit(f"{binary_name} {case}: the report differs from the plain run's")
-                    if files:
-                        known = digests.setdefault(case, files)
+                    if outputs:
+                        files = [digest(path) for path in outputs]
+                        known = digests.setdefault((binary_name, case), files)
                         if known != files:
-                            raise SystemExit(f"{binary_name} {case}: output bytes differ from the other binary's "
-                                             f"or an earlier run's ({known} vs {files})")
+                            raise SystemExit(f"{binary_name} {case}: output bytes differ from an earlier run's "
+                                             f"({known} vs {files})")
+                        if index == 0:
+                            content = [content_digest(path) for path in outputs]
+                            if contents.setdefault(case, content) != content:
+                                raise SystemExit(f"{binary_name} {case}: the outputs' rows differ from the "
+                                                 f"other binary's")
                     if index:
                         results[(binary_name, case)]["wall"].append(wall)
                         results[(binary_name, case)]["cpu"].append(cpu)

@@ -6,6 +6,8 @@
 // Parquet row group / one IPC record batch each. The grouping depends only on
 // the rows, not on how the input was batched, so a rerun gives the same
 // bytes; one group and kQueuedPieces batches are held in memory at most.
+// A Parquet file's writer opens at its first group, which decides the text
+// columns written without a dictionary (parquet_dictionary_choice.h).
 #include <arrow/array/concatenate.h>
 #include <arrow/io/interfaces.h>
 #include <arrow/ipc/writer.h>
@@ -17,6 +19,7 @@
 #include "sinks/arrow_batch_builder.h"
 #include "sinks/background_writer.h"
 #include "sinks/file_row_sink.h"
+#include "sinks/parquet_dictionary_choice.h"
 
 namespace griffin {
 namespace {
@@ -79,13 +82,7 @@ class ArrowSink : public FileRowSink {
     schema_ = OutputSchema(first, added_);
     stream_ = std::make_shared<AtomicFileStream>(file());
     if (format_ == ArrowFileFormat::kParquet) {
-      parquet::WriterProperties::Builder properties;
-      properties.compression(parquet::Compression::SNAPPY)->max_row_group_length(kGroupRows);
-      auto arrow_properties = parquet::ArrowWriterProperties::Builder().store_schema()->build();
-      auto writer = parquet::arrow::FileWriter::Open(*schema_, arrow::default_memory_pool(), stream_,
-                                                     properties.build(), arrow_properties);
-      if (!writer.ok()) return WriterError(writer.status());
-      parquet_ = std::move(*writer);
+      // Opened by the writer thread at the first row group (OpenParquet).
     } else {
       auto writer = arrow::ipc::MakeFileWriter(stream_, schema_);
       if (!writer.ok()) return WriterError(writer.status());
@@ -129,6 +126,7 @@ class ArrowSink : public FileRowSink {
 
   Status WriteRest() {
     while (pending_rows_ > 0) RETURN_IF_ERROR(WriteGroup(std::min(pending_rows_, kGroupRows)));
+    if (format_ == ArrowFileFormat::kParquet && !parquet_) RETURN_IF_ERROR(OpenParquet(nullptr));
     arrow::Status closed = parquet_ ? parquet_->Close() : ipc_->Close();
     if (!closed.ok()) return WriterError(closed);
     return Status::OK();
@@ -136,6 +134,22 @@ class ArrowSink : public FileRowSink {
 
   Status WriterError(const arrow::Status& status) {
     return Status::InputError(file()->final_path() + ": " + status.message());
+  }
+
+  // Opens the Parquet writer: Snappy, row groups of kGroupRows, and no
+  // dictionary for the text columns whose first row group (`first_group`;
+  // null for a file without rows) is mostly distinct values.
+  Status OpenParquet(const arrow::RecordBatch* first_group) {
+    parquet::WriterProperties::Builder properties;
+    properties.compression(parquet::Compression::SNAPPY)->max_row_group_length(kGroupRows);
+    if (first_group != nullptr)
+      for (const std::string& name : MostlyDistinctTextColumns(*first_group)) properties.disable_dictionary(name);
+    auto arrow_properties = parquet::ArrowWriterProperties::Builder().store_schema()->build();
+    auto writer = parquet::arrow::FileWriter::Open(*schema_, arrow::default_memory_pool(), stream_,
+                                                   properties.build(), arrow_properties);
+    if (!writer.ok()) return WriterError(writer.status());
+    parquet_ = std::move(*writer);
+    return Status::OK();
   }
 
   // Writes the first `rows` pending rows as one group; keeps the rest pending.
@@ -154,7 +168,8 @@ class ArrowSink : public FileRowSink {
     }
     std::shared_ptr<arrow::RecordBatch> group = all->Slice(0, rows);
     arrow::Status written;
-    if (parquet_) {
+    if (format_ == ArrowFileFormat::kParquet) {
+      if (!parquet_) RETURN_IF_ERROR(OpenParquet(group.get()));
       auto table = arrow::Table::FromRecordBatches(schema_, {group});
       written = table.ok() ? parquet_->WriteTable(**table, rows) : table.status();
     } else {

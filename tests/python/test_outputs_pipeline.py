@@ -66,6 +66,14 @@ def test_outputs_match_a_single_thread_run(workdir, ext):
         assert clean.metadata.num_rows + bad.metadata.num_rows == ROWS
         rows = pq.read_table(workdir / "q.parquet").column("_griffin_row").to_pylist()
         assert rows == sorted(rows) and len(set(rows)) == len(rows)
+        # Mostly distinct text (id, note) is written plain from the first row group on;
+        # amount (500 values) keeps its dictionary (src/sinks/parquet_dictionary_choice.h).
+        names = clean.schema_arrow.names
+        for group in range(clean.metadata.num_row_groups):
+            encodings = {names[c]: clean.metadata.row_group(group).column(c).encodings
+                         for c in range(len(names))}
+            assert "RLE_DICTIONARY" not in encodings["note"] and "RLE_DICTIONARY" not in encodings["id"], encodings
+            assert "RLE_DICTIONARY" in encodings["amount"], encodings
 
 
 def test_typed_input_outputs_match_a_single_thread_run(workdir):
