@@ -101,8 +101,9 @@ Result<ValidationResult> Validator::ValidatePaths(const std::vector<std::string>
   if (pushdown) return RunPushdown(paths, options);
   ASSIGN_OR_RETURN(std::vector<std::string> inputs, ExpandInputs(paths));
   ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
-  // A row consumer may read every column; a recorded run's schema snapshot lists them all.
-  read_options.project_text_columns = !options.on_rows && !options.profile_columns;
+  // A row consumer may read every column. A recorded run's schema snapshot lists
+  // every header column from Batch::header_columns, and profiles only rule columns.
+  read_options.project_text_columns = !options.on_rows;
   SetIncrementBounds(options, &read_options);
   ASSIGN_OR_RETURN(auto source, OpenInputs(inputs, read_options));
   std::vector<std::string> shown;
@@ -138,8 +139,9 @@ Result<ValidationResult> Validator::ValidateText(std::string_view text, InputFor
   RETURN_IF_ERROR(CheckValidationOptions(options));
   ReadOptions read_options = ReadOptionsFromRules(*plan_, options.batch_rows);
   read_options.format = format;
-  // A row consumer may read every column; a recorded run's schema snapshot lists them all.
-  read_options.project_text_columns = !options.on_rows && !options.profile_columns;
+  // A row consumer may read every column. A recorded run's schema snapshot lists
+  // every header column from Batch::header_columns, and profiles only rule columns.
+  read_options.project_text_columns = !options.on_rows;
   ASSIGN_OR_RETURN(auto source, OpenTextStream(MakeMemoryStream(text), name, format, read_options, 0,
                                                static_cast<int64_t>(text.size())));
   return Run(*source, {name}, options);

@@ -323,9 +323,9 @@ int RunValidateCommand(const ValidateArgs& args) {
                               sql::PushdownSplit(args.mode, prepared->rules));
     }
     ReadOptions read_options = prepared->read_options;
-    // Outputs write whole rows, and a recorded run's schema snapshot (UpdateSchemaCache)
-    // lists every column of the header: both need every column decoded.
-    read_options.project_text_columns = !outputs.any() && !(store && ticket);
+    // Outputs write whole rows: they need every column decoded. A recorded run's
+    // schema snapshot lists every header column from Batch::header_columns.
+    read_options.project_text_columns = !outputs.any();
     ASSIGN_OR_RETURN(auto source, OpenInputs(prepared->inputs, read_options));
     return RunValidation(prepared->plan, *source, run_options);
   }();

@@ -261,14 +261,20 @@ Status Merger::Merge(BatchResult& result) {
   if (input_schemas_.size() <= static_cast<size_t>(batch.input_index)) input_schemas_.resize(batch.input_index + 1);
   if (input_schemas_[batch.input_index].empty()) {
     std::string schema = "[";
-    for (const BatchColumn& column : batch.columns) {
+    auto add = [&schema](const std::string& name, const std::string& type) {
       if (schema.size() > 1) schema += ", ";
       schema += "{\"name\": ";
-      AppendJsonString(column.name, &schema);
+      AppendJsonString(name, &schema);
       schema += ", \"type\": ";
-      AppendJsonString(column.array ? column.array->type()->ToString()
-                                    : (column.text.json_kinds.empty() ? "text" : "json"), &schema);
+      AppendJsonString(type, &schema);
       schema += "}";
+    };
+    if (batch.header_columns) {  // a projected CSV/TSV input: every header column is text
+      for (const std::string& name : *batch.header_columns) add(name, "text");
+    } else {
+      for (const BatchColumn& column : batch.columns)
+        add(column.name, column.array ? column.array->type()->ToString()
+                                      : (column.text.json_kinds.empty() ? "text" : "json"));
     }
     input_schemas_[batch.input_index] = schema + "]";
   }

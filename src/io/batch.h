@@ -64,6 +64,11 @@ struct Batch {
   // included) in at least one line of the batch; empty for other inputs. The
   // engine raises "required column never appears" for a key no batch saw.
   std::vector<uint8_t> column_seen;
+  // Text inputs decoded with projection (only the rule columns in `columns`):
+  // every column of the header, in input order, so that the input's schema
+  // (Report::input_schemas, the run store's schema snapshot) still lists the
+  // skipped ones. Null when `columns` holds every column.
+  std::shared_ptr<const std::vector<std::string>> header_columns;
 
   bool IsMalformed(int64_t row) const { return !malformed.empty() && malformed[row]; }
   // Index of the column named `name`, or -1.

@@ -30,6 +30,7 @@ class CsvDecoder {
     size_t num_kept = 0;
     for (size_t c = 0; c < num_columns_; ++c) num_kept += all || layout.kept[c];
     batch_->columns.resize(num_kept);
+    if (num_kept < num_columns_) batch_->header_columns = layout.header;
     for (size_t c = 0, k = 0; c < num_columns_; ++c) {
       if (!all && !layout.kept[c]) continue;
       BatchColumn& column = batch_->columns[k++];
@@ -197,7 +198,9 @@ class CsvDecoder {
 
 void KeepCsvColumns(const std::vector<std::string>& wanted, CsvLayout* layout) {
   layout->kept.clear();
+  layout->header.reset();
   if (wanted.empty()) return;
+  layout->header = std::make_shared<const std::vector<std::string>>(layout->column_names);
   layout->kept.resize(layout->column_names.size());
   for (size_t c = 0; c < layout->column_names.size(); ++c)
     layout->kept[c] = std::find(wanted.begin(), wanted.end(), layout->column_names[c]) != wanted.end();

@@ -36,6 +36,8 @@ struct CsvLayout {
   std::vector<std::string> column_names;
   // Per column of column_names: 1 to decode it. Empty: every column.
   std::vector<uint8_t> kept;
+  // column_names, shared by the batches of a projected input (Batch::header_columns).
+  std::shared_ptr<const std::vector<std::string>> header;
   NullMatcher nulls{{""}};
   int input_index = 0;
 };

@@ -167,6 +167,24 @@ TEST(CsvParserTest, ProjectionStoresOnlyTheKeptColumnsInInputOrder) {
   EXPECT_EQ(ProjectedRowsOf(text, {"a", "b", "c", "d"}, {}).cells, RowsOf(text, {"a", "b", "c", "d"}).cells);
 }
 
+// A projected batch names every header column (the run's schema snapshot);
+// a batch that holds them all, or decodes every column, leaves that null.
+TEST(CsvParserTest, AProjectedBatchCarriesTheWholeHeader) {
+  const std::string text = "1,x,3\n";
+  CsvLayout layout;
+  layout.name = "t.csv";
+  layout.column_names = {"a", "b", "c"};
+  KeepCsvColumns({"c", "a"}, &layout);
+  auto projected = DecodeCsv(layout, MakeSpan(text, 1));
+  ASSERT_EQ(projected->columns.size(), 2u);
+  ASSERT_NE(projected->header_columns, nullptr);
+  EXPECT_EQ(*projected->header_columns, (std::vector<std::string>{"a", "b", "c"}));
+  KeepCsvColumns({"a", "b", "c"}, &layout);
+  EXPECT_EQ(DecodeCsv(layout, MakeSpan(text, 1))->header_columns, nullptr);
+  KeepCsvColumns({}, &layout);
+  EXPECT_EQ(DecodeCsv(layout, MakeSpan(text, 1))->header_columns, nullptr);
+}
+
 TEST(CsvParserTest, ProjectionFindsMalformedRecordsInSkippedColumns) {
   // Every problem lies in column b or past the last kept column; the reasons
   // (and raw text) are those of the full decode, field numbers included.

@@ -237,3 +237,21 @@ def test_schema_drift_of_typed_input(workdir):
                    workdir / "t.parquet")
     proc = run("validate", "-r", "rules.yaml", "t.parquet", "--format", "json", cwd=workdir)
     assert json.loads(proc.stdout)["schema_changes"] == ["t.parquet: column 'id' changed type from int64 to int32"]
+
+
+def test_a_recorded_library_run_lists_unused_columns_in_its_schema(workdir):
+    """Library runs recorded in a store decode only the rule columns of a CSV (projection),
+    yet their schema snapshot lists every header column: an added unused column is a
+    schema change, as for the CLI."""
+    import griffin
+    store = workdir / "library.db"
+    validator = griffin.Validator(str(workdir / "rules.yaml"))
+    (workdir / "lib.csv").write_text("id,amount,note\n1,5,a\n2,3,b\n")
+    first = validator.validate(str(workdir / "lib.csv"), store=str(store)).to_dict()
+    assert "schema_changes" not in first
+    (workdir / "lib.csv").write_text("id,amount,note,extra\n1,5,a,x\n2,3,b,y\n")
+    changed = validator.validate(str(workdir / "lib.csv"), store=str(store)).to_dict()
+    assert changed["schema_changes"] == [f"{workdir / 'lib.csv'}: column 'extra' added"], changed.get("schema_changes")
+    db = sqlite3.connect(store)
+    schemas = [json.loads(row[0]) for row in db.execute("select schema_json from schema_cache")]
+    assert [column["name"] for column in schemas[-1]] == ["id", "amount", "note", "extra"]
