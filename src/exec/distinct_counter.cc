@@ -26,12 +26,15 @@ void DistinctCounter::AddAll(const std::vector<uint64_t>& hashes) {
     registers_[index] = std::max(registers_[index], static_cast<uint8_t>(std::countl_zero(rest) + 1));
   }
   if (!kept_all_) return;
-  const uint64_t want = std::min<uint64_t>(static_cast<uint64_t>(size_) + hashes.size(), limit_ + 1);
+  InsertMany(hashes.data(), hashes.size());
+}
+
+void DistinctCounter::InsertMany(const uint64_t* hashes, size_t count) {
+  const uint64_t want = std::min<uint64_t>(static_cast<uint64_t>(size_) + count, limit_ + 1);
   while ((want + 1) * 4 > table_.size() * 3) Grow();
   constexpr size_t kAhead = 8;
-  for (size_t i = 0; i < hashes.size() && kept_all_; ++i) {
-    if (i + kAhead < hashes.size() && !table_.empty())
-      __builtin_prefetch(&table_[hashes[i + kAhead] & (table_.size() - 1)]);
+  for (size_t i = 0; i < count && kept_all_; ++i) {
+    if (i + kAhead < count && !table_.empty()) __builtin_prefetch(&table_[hashes[i + kAhead] & (table_.size() - 1)]);
     Insert(hashes[i]);
   }
 }
@@ -81,8 +84,7 @@ void DistinctCounter::Merge(const DistinctCounter& other, const std::vector<uint
     for (uint64_t hash : other.table_)
       if (hash != 0 && exact_) Insert(hash);
   } else {
-    for (uint64_t hash : other_hashes)
-      if (exact_) Insert(hash);
+    InsertMany(other_hashes.data(), other_hashes.size());  // stops once no longer exact
   }
 }
 

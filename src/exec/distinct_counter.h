@@ -69,6 +69,9 @@ class DistinctCounter {
  private:
   // Inserts into hashes_ (0 is the empty slot; the hash 0 is has_zero_).
   void Insert(uint64_t hash);
+  // Insert of each while the hashes are still all kept: the table grown once
+  // for up to `count` more, the probes prefetched a few hashes ahead.
+  void InsertMany(const uint64_t* hashes, size_t count);
   void Grow();
   void DropHashes();
   int64_t HyperLogLog() const;
