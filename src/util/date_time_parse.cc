@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "util/fixed_date.h"
 #include "util/fixed_timestamp.h"
 #include "util/value_parse.h"
 #include "util/value_parse_internal.h"
@@ -150,6 +151,12 @@ int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day) {
 }
 
 std::optional<int64_t> ParseDate(std::string_view text) {
+  int64_t days;
+  if (ParseFixedDate(text, &days)) return days;
+  return internal::ParseDateGeneral(text);
+}
+
+std::optional<int64_t> internal::ParseDateGeneral(std::string_view text) {
   text = TrimBlanks(text);
   int64_t days;
   if (text.size() != 10 || !ReadIsoDate(text, &days)) return std::nullopt;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <limits>
 
+#include "util/fixed_decimal.h"
 #include "util/value_parse_internal.h"
 
 namespace griffin {
@@ -116,6 +117,15 @@ bool OverflowsRatherThanUnderflows(std::string_view digits) {
 }  // namespace
 
 std::optional<double> ParseFloat64(std::string_view text) {
+  std::string_view body = TrimBlanks(text);
+  const bool negative = !body.empty() && body[0] == '-';
+  if (!body.empty() && (negative || body[0] == '+')) body.remove_prefix(1);
+  double value;
+  if (ParseFixedDecimal(body, &value)) return negative ? -value : value;
+  return internal::ParseFloat64General(text);
+}
+
+std::optional<double> internal::ParseFloat64General(std::string_view text) {
   text = TrimBlanks(text);
   if (text.empty()) return std::nullopt;
   bool negative = false;

@@ -19,4 +19,10 @@ bool EqualsIgnoreCase(std::string_view text, std::string_view lower_word);
 // the reference the fast path is tested against.
 std::optional<int64_t> ParseTimestampGeneral(std::string_view text);
 
+// ParseFloat64 without its plain-decimal fast path (util/fixed_decimal.h),
+// and ParseDate without its fixed-layout one (util/fixed_date.h): the
+// references the fast paths are tested against.
+std::optional<double> ParseFloat64General(std::string_view text);
+std::optional<int64_t> ParseDateGeneral(std::string_view text);
+
 }  // namespace griffin::internal
