@@ -26,6 +26,7 @@ Status CheckSparkOptions(const ValidateArgs& args) {
   if (!args.html_path.empty()) return refuse("--html");
   if (args.threads != 0) return refuse("--threads");
   if (args.tag_version) return refuse("--tag-version");
+  if (!args.parquet_compression.empty()) return refuse("--parquet-compression");
   if (args.explain) return refuse("--explain");
   if (!args.tmp_dir.empty()) return refuse("--tmp-dir");
   if (!args.where.empty()) return refuse("--where");

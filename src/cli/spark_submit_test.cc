@@ -61,6 +61,10 @@ TEST(SparkSubmitTest, RefusesWhatTheClusterCannotHonour) {
   EXPECT_EQ(CheckSparkOptions(args).message(),
             "--html: not with --engine spark (the job runs on the cluster; see docs/spark.md)");
   args = SparkArgs();
+  args.parquet_compression = "zstd";
+  EXPECT_EQ(CheckSparkOptions(args).message(),
+            "--parquet-compression: not with --engine spark (the job runs on the cluster; see docs/spark.md)");
+  args = SparkArgs();
   args.inputs = {"-"};
   EXPECT_EQ(CheckSparkOptions(args).code(), StatusCode::kUsageError);
   args = SparkArgs();

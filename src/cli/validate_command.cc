@@ -109,6 +109,13 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
     return Status::UsageError("--store-profiles all: profiles go to the run store, which --no-store turns off");
   if (!args.clean_path.empty() && args.clean_path == args.quarantine_path)
     return Status::UsageError("--clean and --quarantine must be different files");
+  if (!args.parquet_compression.empty()) {
+    if (!ParquetCodecNamed(args.parquet_compression))
+      return Status::UsageError("--parquet-compression: expected snappy, zstd, lz4 or none, got '" +
+                                args.parquet_compression + "'");
+    if (!IsParquetOutput(args.clean_path) && !IsParquetOutput(args.quarantine_path))
+      return Status::UsageError("--parquet-compression: neither --clean nor --quarantine is a Parquet output");
+  }
   if (!args.html_path.empty() && (args.html_path == args.clean_path || args.html_path == args.quarantine_path))
     return Status::UsageError("--html must be another file than --clean and --quarantine");
   PreparedRun prepared;
@@ -148,6 +155,7 @@ class Outputs {
     for (const std::string& input : inputs) options.input_names.push_back(input == "-" ? "<stdin>" : RedactUri(input));
     options.csv_delimiter = input_delimiter;
     options.hash_output = !args.no_store;  // the hash is lineage, which only the store keeps
+    if (!args.parquet_compression.empty()) options.parquet_codec = *ParquetCodecNamed(args.parquet_compression);
     if (!args.quarantine_path.empty()) {
       ASSIGN_OR_RETURN(quarantine_, OpenRowSink(args.quarantine_path, SinkKind::kQuarantine, options));
     }
@@ -455,6 +463,8 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   cmd->add_option("--quarantine", args->quarantine_path,
                   "Write every bad row there (.csv .tsv .jsonl .parquet .arrow; a path or s3://, gs://) with _griffin_row and _griffin_errors");
   cmd->add_option("--clean", args->clean_path, "Write every row that is not bad there (.csv .tsv .jsonl .parquet .arrow; a path or s3://, gs://)");
+  cmd->add_option("--parquet-compression", args->parquet_compression,
+                  "The codec of .parquet outputs' pages: snappy (default), zstd (smaller files), lz4 or none");
   cmd->add_flag("--tag-version", args->tag_version,
                 "Add _griffin_version (the run's sequence number for the dataset, from the store) to --clean rows");
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");

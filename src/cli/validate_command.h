@@ -42,6 +42,7 @@ struct ValidateArgs {
   std::vector<std::string> keys;    // --key: columns that order rows on Spark (griffin.spark's key=)
   std::string mode;   // --mode scan|pushdown (database sources); empty: source.mode, else scan
   std::string store_profiles = "drift";  // --store-profiles drift|all: the columns a recorded run's profile holds
+  std::string parquet_compression;       // --parquet-compression: Parquet outputs' codec; empty: snappy
 };
 
 // Adds the `validate` subcommand to `app`, filling `args` when parsed.

@@ -28,6 +28,16 @@ constexpr int64_t kGroupRows = 65536;
 constexpr int64_t kGroupBytes = 64 << 20;
 constexpr size_t kQueuedPieces = 4;  // batches queued for the writer thread
 
+arrow::Compression::type ParquetCompression(ParquetCodec codec) {
+  switch (codec) {
+    case ParquetCodec::kSnappy: return arrow::Compression::SNAPPY;
+    case ParquetCodec::kZstd: return arrow::Compression::ZSTD;
+    case ParquetCodec::kLz4: return arrow::Compression::LZ4;  // as pyarrow's compression='lz4'
+    case ParquetCodec::kNone: return arrow::Compression::UNCOMPRESSED;
+  }
+  return arrow::Compression::SNAPPY;
+}
+
 // The bytes a batch's arrays reference (only their slices' share).
 int64_t BatchBytes(const arrow::RecordBatch& batch) {
   int64_t bytes = 0;
@@ -71,7 +81,7 @@ struct EncodedBatch : EncodedRows {
 class ArrowSink : public FileRowSink {
  public:
   ArrowSink(std::unique_ptr<AtomicFile> file, SinkKind kind, const SinkOptions& options, ArrowFileFormat format)
-      : FileRowSink(std::move(file), kind, options), format_(format) {
+      : FileRowSink(std::move(file), kind, options), format_(format), options_(options) {
     added_.quarantine = quarantine();
     if (tagged()) added_.version_tag = options.version_tag;
   }
@@ -136,12 +146,13 @@ class ArrowSink : public FileRowSink {
     return Status::InputError(file()->final_path() + ": " + status.message());
   }
 
-  // Opens the Parquet writer: Snappy, row groups of kGroupRows, and no
+  // Opens the Parquet writer: the codec of SinkOptions::parquet_codec (Snappy
+  // by default), row groups of kGroupRows, and no
   // dictionary for the text columns whose first row group (`first_group`;
   // null for a file without rows) is mostly distinct values.
   Status OpenParquet(const arrow::RecordBatch* first_group) {
     parquet::WriterProperties::Builder properties;
-    properties.compression(parquet::Compression::SNAPPY)->max_row_group_length(kGroupRows);
+    properties.compression(ParquetCompression(options_.parquet_codec))->max_row_group_length(kGroupRows);
     if (first_group != nullptr)
       for (const std::string& name : MostlyDistinctTextColumns(*first_group)) properties.disable_dictionary(name);
     auto arrow_properties = parquet::ArrowWriterProperties::Builder().store_schema()->build();
@@ -187,6 +198,7 @@ class ArrowSink : public FileRowSink {
   }
 
   const ArrowFileFormat format_;
+  const SinkOptions options_;
   OutputColumns added_;
   std::shared_ptr<arrow::Schema> schema_;
   std::shared_ptr<AtomicFileStream> stream_;

@@ -6,12 +6,35 @@
 
 namespace griffin {
 
-Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind kind, const SinkOptions& options) {
-  const char* flag = kind == SinkKind::kClean ? "--clean" : "--quarantine";
+namespace {
+
+// The output format OpenRowSink would use for `path` (before any checks).
+std::optional<DetectedFormat> OutputFormatOf(const std::string& path) {
   // An object URI's format is its key's extension, before any ?endpoint=...
   std::optional<DetectedFormat> detected =
       DetectInputFormat(IsOutputObjectUri(path) ? std::string_view(path).substr(0, path.find('?')) : path);
   if (std::optional<InputFormat> declared = AdapterOutputFormat(path)) detected = DetectedFormat{*declared};
+  return detected;
+}
+
+}  // namespace
+
+std::optional<ParquetCodec> ParquetCodecNamed(std::string_view name) {
+  if (name == "snappy") return ParquetCodec::kSnappy;
+  if (name == "zstd") return ParquetCodec::kZstd;
+  if (name == "lz4") return ParquetCodec::kLz4;
+  if (name == "none") return ParquetCodec::kNone;
+  return std::nullopt;
+}
+
+bool IsParquetOutput(const std::string& path) {
+  std::optional<DetectedFormat> detected = OutputFormatOf(path);
+  return detected && detected->format == InputFormat::kParquet && detected->compression == Compression::kNone;
+}
+
+Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind kind, const SinkOptions& options) {
+  const char* flag = kind == SinkKind::kClean ? "--clean" : "--quarantine";
+  std::optional<DetectedFormat> detected = OutputFormatOf(path);
   if (detected && detected->compression != Compression::kNone)
     return Status::UsageError(std::string(flag) + " " + path + ": compressed outputs are not supported");
   if (!detected)

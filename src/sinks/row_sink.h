@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/batch.h"
@@ -66,6 +67,14 @@ struct RowVerdicts {
   std::vector<RowError> errors;
 };
 
+// The compression of Parquet outputs' pages (Delta tables' data files too).
+enum class ParquetCodec { kSnappy, kZstd, kLz4, kNone };
+// The codec of a --parquet-compression name (snappy, zstd, lz4, none), or nullopt.
+// (No gzip: Arrow's took 17 s for the 1M-row clean output that Snappy writes in 0.7 s.)
+std::optional<ParquetCodec> ParquetCodecNamed(std::string_view name);
+// Whether `path` names an output OpenRowSink would write as Parquet.
+bool IsParquetOutput(const std::string& path);
+
 struct SinkOptions {
   std::optional<int64_t> version_tag;   // clean outputs: the value of _griffin_version
   char csv_delimiter = ',';             // for CSV outputs (and the byte-copy fast path)
@@ -80,6 +89,7 @@ struct SinkOptions {
   // Whether the output's bytes are hashed for lineage (OutputSummary::sha256,
   // empty without). Runs that record no lineage skip the cost.
   bool hash_output = true;
+  ParquetCodec parquet_codec = ParquetCodec::kSnappy;  // Parquet outputs only
 };
 
 // What a committed output holds, for lineage.

@@ -120,3 +120,34 @@ def test_inputs_with_different_columns_fail_the_run_naming_both(workdir):
     assert lines == ["griffin: inputs have different columns (c3.parquet: id,amount,note; "
                      "c4.parquet: id,amount,note,more); outputs need one schema"], lines
     assert not (workdir / "cd.csv").exists()
+
+
+@pytest.mark.parametrize("codec,expected", [("zstd", "ZSTD"), ("lz4", "LZ4"), ("none", "UNCOMPRESSED"),
+                                            ("snappy", "SNAPPY")])
+def test_parquet_compression_sets_every_chunks_codec_and_keeps_the_rows(workdir, codec, expected):
+    proc = run("validate", "-r", "rules.yaml", "in.csv", "--no-store", "--format", "json",
+               "--clean", f"c-{codec}.parquet", "--quarantine", f"q-{codec}.csv",
+               "--parquet-compression", codec, cwd=workdir)
+    assert proc.returncode == 1, proc.stderr
+    written = pq.ParquetFile(workdir / f"c-{codec}.parquet")
+    codecs = {written.metadata.row_group(g).column(c).compression
+              for g in range(written.metadata.num_row_groups) for c in range(written.metadata.num_columns)}
+    assert codecs == {expected}
+    reference = run("validate", "-r", "rules.yaml", "in.csv", "--no-store", "--clean", "c-default.parquet",
+                    cwd=workdir)
+    assert reference.returncode == 1, reference.stderr
+    assert written.read().equals(pq.read_table(workdir / "c-default.parquet"))
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--clean", "c.parquet", "--parquet-compression", "gzip"],
+     "--parquet-compression: expected snappy, zstd, lz4 or none, got 'gzip'"),
+    (["--clean", "c.csv", "--parquet-compression", "zstd"],
+     "--parquet-compression: neither --clean nor --quarantine is a Parquet output"),
+    (["--parquet-compression", "zstd"],
+     "--parquet-compression: neither --clean nor --quarantine is a Parquet output"),
+])
+def test_parquet_compression_is_refused_in_one_line_where_it_cannot_apply(workdir, args, message):
+    proc = run("validate", "-r", "rules.yaml", "in.csv", "--no-store", *args, cwd=workdir)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().strip().splitlines() == [f"griffin: {message}"]
