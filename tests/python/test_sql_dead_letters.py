@@ -5,6 +5,7 @@ killed run leaves no table and no rows."""
 import json
 import math
 import os
+import pathlib
 import signal
 import subprocess
 import time
@@ -142,40 +143,68 @@ def duckdb_tables(path):
 
 
 def test_a_run_killed_during_the_duckdb_ingest_leaves_no_rows(rules, tmp_path):  # noqa: F811
-    """kill -9 while the quarantine's rows are being ingested into DuckDB. The
-    database file is created only by the ingest's connection (at the end of the
-    run), so a kill after it appears and before the process exits falls inside
-    the ingest's one transaction; DuckDB writes a large append's row groups to
-    the file before the commit. Reopened, the file has no table. Several delays
-    after the file appears; every run must be all rows or none, and at least one
-    must have been killed inside the ingest."""
+    """kill -9 while the quarantine's rows are being ingested into DuckDB, at several
+    delays after the ingest began. A database file that did not exist is built under a
+    hidden name beside it and renamed into place once committed and closed (DuckDB
+    writes a new file's header after creating it, so a kill in between once left a
+    file DuckDB refuses to open: CI, 2026-12-07). So after a kill the named file is
+    absent or holds every row; it is never a file DuckDB cannot open. A database that
+    already exists takes the rows in one transaction: after a kill it holds its old
+    rows only, or all of the new ones too. At least one run of each must have been
+    killed inside its ingest."""
     import pyarrow as pa
     rows = 600_000  # every row bad: x is below its min
     data = tmp_path / "rows.parquet"
     pq.write_table(pa.table({"id": pa.array(range(rows), pa.int64()), "x": pa.array([-5000.0] * rows),
                              "s": pa.array(["zz"] * rows), "n": pa.array(["1.00"] * rows),
                              "k": pa.array(range(rows), pa.int64())}), data)
-    killed_inside = 0
-    for attempt, delay in enumerate((0.0, 0.02, 0.05, 0.1, 0.2)):
-        database = tmp_path / f"dl{attempt}.duckdb"
-        command = [str(require_binary()), "validate", "-r", str(rules), str(data), "--no-store",
-                   "--quarantine", f"duckdb://{database}?table=bad_rows"]
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while not database.exists() and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.001)
-        time.sleep(delay)
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=30)
-        if process.returncode == -signal.SIGKILL:
-            assert database.exists(), "killed before the ingest began: the run was too slow to reach it in 60 s"
-            size = database.stat().st_size
-            assert duckdb_tables(database) == {}, f"killed {delay} s into the ingest, file of {size} bytes"
-            killed_inside += 1
-        else:  # the ingest was done before the kill: then every row is there
-            assert process.returncode == 1
-            assert duckdb_tables(database) == {"bad_rows": rows}
-    assert killed_inside >= 1
+    import duckdb
+    killed_inside = {"new": 0, "existing": 0}
+    for attempt, delay in enumerate((0.0, 0.0, 0.02, 0.05, 0.1, 0.2)):
+        for kind in ("new", "existing"):
+            database = tmp_path / f"dl-{kind}-{attempt}.duckdb"
+            if kind == "existing":
+                with duckdb.connect(str(database)) as connection:
+                    connection.execute("CREATE TABLE kept(v INTEGER)")
+                    connection.execute("INSERT INTO kept VALUES (1)")
+            command = [str(require_binary()), "validate", "-r", str(rules), str(data), "--no-store",
+                       "--quarantine", f"duckdb://{database}?table=bad_rows"]
+            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            hidden = f".{database.name}.griffin-*"
+            wal = pathlib.Path(str(database) + ".wal")
+            size = database.stat().st_size if kind == "existing" else 0
+            # The ingest began: the hidden new file exists, or the existing one grew (DuckDB
+            # writes a large append's row groups before the commit) or has a log.
+            began = ((lambda: any(tmp_path.glob(hidden))) if kind == "new"
+                     else (lambda: wal.exists() or database.stat().st_size > size))
+            deadline = time.monotonic() + 60
+            while not began() and process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.001)
+            time.sleep(delay)
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=30)
+            before = {"kept": 1} if kind == "existing" else {}
+            if process.returncode == -signal.SIGKILL:
+                if kind == "new" and not database.exists():
+                    killed_inside["new"] += 1
+                    continue
+                tables = duckdb_tables(database)
+                assert tables in (before, {**before, "bad_rows": rows}), (kind, delay, tables)
+                killed_inside[kind] += tables == before
+            else:  # the ingest was done before the kill: then every row is there
+                assert process.returncode == 1
+                assert duckdb_tables(database) == {**before, "bad_rows": rows}
+    assert killed_inside["new"] >= 1 and killed_inside["existing"] >= 1, killed_inside
+
+
+def test_a_new_duckdb_file_appears_whole_and_leaves_no_hidden_file(rules, tmp_path):  # noqa: F811
+    database = tmp_path / "fresh.duckdb"
+    data = tmp_path / "rows.parquet"
+    pq.write_table(arrow_rows(nan_as_null=True), data)
+    done = run_cli("validate", "-r", rules, data, "--no-store", "--quarantine", f"duckdb://{database}?table=bad_rows")
+    assert done.returncode == 1, done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir() if "fresh" in path.name) == ["fresh.duckdb"]
+    assert duckdb_tables(database)["bad_rows"] > 0
 
 
 def test_an_ingest_that_fails_is_exit_3_and_adds_no_rows(rules, tmp_path):  # noqa: F811

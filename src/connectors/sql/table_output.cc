@@ -1,6 +1,12 @@
 #include "connectors/sql/table_output.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 #include <arrow/array.h>
 #include <arrow/array/builder_binary.h>
@@ -13,6 +19,7 @@
 #include "connectors/sql/sql_connect.h"
 #include "connectors/sql/sql_uri.h"
 #include "io/spooled_output.h"
+#include "util/random_hex.h"
 
 namespace griffin::sql {
 namespace {
@@ -83,17 +90,60 @@ class SqlTableOutput : public SpooledOutput {
   Status Open() { return SpooledOutput::Open("table_output"); }
 
  private:
-  Result<CommittedObject> Publish(const std::string& spool_path) override { return Ingest(spool_path); }
+  Result<CommittedObject> Publish(const std::string& spool_path) override {
+    if (target_.engine == SqlEngine::kDuckdb && !target_.file.empty() && target_.file != ":memory:" &&
+        !std::filesystem::exists(target_.file))
+      return IngestIntoANewDuckdbFile(spool_path);
+    return Ingest(spool_path, target_);
+  }
 
-  Result<CommittedObject> Ingest(const std::string& spool_path) {
+  // DuckDB writes a new database file's header only after creating it, so a
+  // run killed in between would leave a file DuckDB refuses to open. A file
+  // that does not exist yet is therefore built under a hidden name beside it
+  // (".NAME.griffin-XXXXXXXX"), committed and closed (DuckDB checkpoints on
+  // close), then renamed into place without replacing a file that appeared
+  // meanwhile (then the rows go into that one). A kill leaves no file, or the
+  // whole one; the hidden file of a killed run stays behind.
+  Result<CommittedObject> IngestIntoANewDuckdbFile(const std::string& spool_path) {
+    const std::filesystem::path final_path(target_.file);
+    SqlTarget hidden = target_;
+    hidden.file = (final_path.parent_path() / ("." + final_path.filename().string() + ".griffin-" + RandomHex(8))).string();
+    auto remove_hidden = [&hidden] {
+      std::remove(hidden.file.c_str());
+      std::remove((hidden.file + ".wal").c_str());
+    };
+    Result<CommittedObject> committed = Ingest(spool_path, hidden);  // the connection is closed on return
+    if (!committed.ok()) {
+      remove_hidden();
+      return committed;
+    }
+    if (std::filesystem::exists(hidden.file + ".wal")) {
+      remove_hidden();
+      return Status::InputError(target_.display + ": DuckDB left a write-ahead log after closing; nothing was written");
+    }
+    if (renameat2(AT_FDCWD, hidden.file.c_str(), AT_FDCWD, target_.file.c_str(), RENAME_NOREPLACE) != 0) {
+      const int error = errno;
+      remove_hidden();
+      if (error == EEXIST) return Ingest(spool_path, target_);
+      return Status::InputError(target_.display + ": cannot move the new database into place: " + std::strerror(error));
+    }
+    const std::string directory = final_path.has_parent_path() ? final_path.parent_path().string() : ".";
+    if (int fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY); fd >= 0) {  // the rename, durable
+      fsync(fd);
+      close(fd);
+    }
+    return committed;
+  }
+
+  Result<CommittedObject> Ingest(const std::string& spool_path, const SqlTarget& target) {
     const std::string& context = target_.display;
     auto table = ReadSpool(spool_path);
     if (!table.ok()) return Status::InputError(context + ": " + table.status().ToString());
-    ASSIGN_OR_RETURN(auto connection, ConnectSql(target_, SqlAccess::kWrite));
+    ASSIGN_OR_RETURN(auto connection, ConnectSql(target, SqlAccess::kWrite));
     RETURN_IF_ERROR(connection->SetOption("adbc.connection.autocommit", "false", context));
     ASSIGN_OR_RETURN(auto statement, AdbcStatementHandle::Open(connection, "", context));
-    RETURN_IF_ERROR(statement->SetOption("adbc.ingest.target_table", target_.table, context));
-    if (target_.schema) RETURN_IF_ERROR(statement->SetOption("adbc.ingest.target_db_schema", *target_.schema, context));
+    RETURN_IF_ERROR(statement->SetOption("adbc.ingest.target_table", target.table, context));
+    if (target.schema) RETURN_IF_ERROR(statement->SetOption("adbc.ingest.target_db_schema", *target.schema, context));
     RETURN_IF_ERROR(statement->SetOption("adbc.ingest.mode", "adbc.ingest.mode.create_append", context));
     ArrowArrayStream stream{};
     auto reader = std::make_shared<arrow::TableBatchReader>(*table);
