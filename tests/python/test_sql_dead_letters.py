@@ -207,6 +207,19 @@ def test_a_new_duckdb_file_appears_whole_and_leaves_no_hidden_file(rules, tmp_pa
     assert duckdb_tables(database)["bad_rows"] > 0
 
 
+def test_a_duckdb_output_path_that_cannot_be_looked_at_is_exit_3_in_one_line(rules, tmp_path):  # noqa: F811
+    """A path through a symlink loop cannot even be stat()ed: one line naming the URI,
+    exit 3, never an uncaught exception (it aborted at 2cadf55)."""
+    (tmp_path / "loop").symlink_to("loop")
+    data = tmp_path / "rows.parquet"
+    pq.write_table(arrow_rows(nan_as_null=True), data)
+    uri = f"duckdb://{tmp_path}/loop/x.duckdb?table=bad_rows"
+    done = run_cli("validate", "-r", rules, data, "--no-store", "--quarantine", uri)
+    assert done.returncode == 3, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"griffin: {uri}: "), lines
+
+
 def test_an_ingest_that_fails_is_exit_3_and_adds_no_rows(rules, tmp_path):  # noqa: F811
     import sqlite3
     with sqlite3.connect(tmp_path / "dl.db") as connection:

@@ -91,8 +91,11 @@ class SqlTableOutput : public SpooledOutput {
 
  private:
   Result<CommittedObject> Publish(const std::string& spool_path) override {
+    // Only a file known to be absent is built aside; a path that cannot even be
+    // looked at (a symlink loop, no permission) goes to DuckDB, whose error names it.
+    std::error_code error;
     if (target_.engine == SqlEngine::kDuckdb && !target_.file.empty() && target_.file != ":memory:" &&
-        !std::filesystem::exists(target_.file))
+        std::filesystem::status(target_.file, error).type() == std::filesystem::file_type::not_found)
       return IngestIntoANewDuckdbFile(spool_path);
     return Ingest(spool_path, target_);
   }
@@ -117,9 +120,11 @@ class SqlTableOutput : public SpooledOutput {
       remove_hidden();
       return committed;
     }
-    if (std::filesystem::exists(hidden.file + ".wal")) {
+    std::error_code error;
+    if (std::filesystem::exists(hidden.file + ".wal", error) || error) {
       remove_hidden();
-      return Status::InputError(target_.display + ": DuckDB left a write-ahead log after closing; nothing was written");
+      return Status::InputError(target_.display + ": the new database's write-ahead log remained after closing (or could "
+                                                   "not be checked); nothing was written");
     }
     if (renameat2(AT_FDCWD, hidden.file.c_str(), AT_FDCWD, target_.file.c_str(), RENAME_NOREPLACE) != 0) {
       const int error = errno;
