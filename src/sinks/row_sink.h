@@ -67,7 +67,8 @@ struct RowVerdicts {
   std::vector<RowError> errors;
 };
 
-// The compression of Parquet outputs' pages (Delta tables' data files too).
+// The compression of .parquet outputs' pages (files and objects). Delta table outputs
+// are written by the kernel shim, which this does not reach.
 enum class ParquetCodec { kSnappy, kZstd, kLz4, kNone };
 // The codec of a --parquet-compression name (snappy, zstd, lz4, none), or nullopt.
 // (No gzip: Arrow's took 17 s for the 1M-row clean output that Snappy writes in 0.7 s.)
