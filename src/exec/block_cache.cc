@@ -1,13 +1,14 @@
 #include "exec/block_cache.h"
 
-#include "util/huge_pages.h"
-
 #include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
 #include <vector>
+
+#include "util/alloc_failure.h"
+#include "util/huge_pages.h"
 
 namespace griffin {
 namespace {
@@ -48,7 +49,7 @@ void* BlockCache::Allocate(size_t bytes) {
   }
   if (bytes >= kHugePageBytes) return MapZeroed(bytes);
   void* block = std::malloc(bytes);
-  if (block == nullptr) throw std::bad_alloc();
+  if (block == nullptr) FailAllocation();
   return block;
 }
 
@@ -71,7 +72,7 @@ void* BlockCache::AllocateTable(size_t bytes) {
   if (Serves(bytes)) return std::memset(Allocate(bytes), 0, bytes);
   if (bytes > kMaxBlockBytes) return MapZeroed(bytes);
   void* table = std::calloc(1, bytes);
-  if (table == nullptr) throw std::bad_alloc();
+  if (table == nullptr) FailAllocation();
   return table;
 }
 

@@ -12,6 +12,7 @@
 #include <new>
 
 #include "io/source_registry.h"
+#include "util/alloc_failure.h"
 #include "util/random_hex.h"
 #include "util/sha256.h"
 
@@ -111,7 +112,7 @@ Result<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& final_
 }
 
 AtomicFile::Buffer::Buffer() : data(static_cast<char*>(std::aligned_alloc(kPageBytes, kBufferBytes)), &std::free) {
-  if (data == nullptr) throw std::bad_alloc();
+  if (data == nullptr) FailAllocation();
 }
 
 AtomicFile::AtomicFile(std::string final_path, std::string temp_path, int fd)

@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -12,6 +11,8 @@
 #include <new>
 #include <thread>
 #include <utility>
+
+#include "util/alloc_failure.h"
 
 namespace griffin {
 namespace {
@@ -82,12 +83,12 @@ class Populator {
 }  // namespace
 
 void* MapZeroed(size_t bytes) {
-  if (bytes == 0 || bytes > SIZE_MAX - 2 * kHugePageBytes) throw std::bad_alloc();
+  if (bytes == 0 || bytes > SIZE_MAX - 2 * kHugePageBytes) FailAllocation();
   const size_t length = RoundUp(bytes);
   // Over-map by one huge page, then cut the unaligned head and the tail off.
   const size_t mapped = length + kHugePageBytes;
   void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (raw == MAP_FAILED) throw std::bad_alloc();
+  if (raw == MAP_FAILED) FailAllocation();
   const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
   const uintptr_t aligned = (start + kHugePageBytes - 1) & ~uintptr_t{kHugePageBytes - 1};
   if (aligned > start) munmap(raw, aligned - start);

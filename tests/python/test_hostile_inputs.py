@@ -220,6 +220,28 @@ def test_thread_start_failure_is_an_error_or_fewer_threads_not_an_abort(tmp_path
     assert none.stderr == b"griffin: cannot start a worker thread: Resource temporarily unavailable\n", none
 
 
+@pytest.mark.parametrize("address_space_mib", [250, 350])
+def test_running_out_of_address_space_for_a_unique_table_is_one_line_not_an_abort(tmp_path, address_space_mib):
+    """3M distinct keys need about 500 MiB of address space; the CLI starts in about
+    200. The key table and its key blocks are Griffin's own mappings (huge pages):
+    their failure used to throw std::bad_alloc past the CLI's out-of-memory handler
+    and abort (exit 134). Now it is the handler's one line and exit 3."""
+    import resource
+    rules = tmp_path / "unique.yaml"
+    rules.write_text("griffin: 1\ndataset: keys\ncolumns:\n  id: {unique: true}\n")
+    data = tmp_path / "keys.csv"
+    with open(data, "w") as out:
+        out.write("id\n")
+        out.write("".join(f"k{i}\n" for i in range(3_000_000)))
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (address_space_mib << 20, address_space_mib << 20))
+
+    done = subprocess.run([GRIFFIN, "validate", "-r", str(rules), str(data), "--no-store"],
+                          capture_output=True, preexec_fn=limit, timeout=120)
+    assert done.returncode == 3 and done.stderr == b"griffin: out of memory\n", done
+
+
 def test_a_million_csv_columns_is_exit_3_fast(tmp_path, rules):
     data = tmp_path / "wide.csv"
     data.write_text(",".join(f"c{i}" for i in range(1_000_000)) + "\n" + ",".join("1" * 1_000_000) + "\n")
