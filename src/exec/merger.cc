@@ -6,9 +6,9 @@
 
 #include "exec/column_kernels.h"
 #include "exec/check_report.h"
+#include "exec/input_schema.h"
 #include "exec/open_addressing.h"
 #include "exec/violation_messages.h"
-#include "report/json_writer.h"
 #include "util/value_parse.h"
 
 namespace griffin {
@@ -259,25 +259,7 @@ Status Merger::Merge(BatchResult& result) {
   }
   if (input_rows_.size() <= static_cast<size_t>(batch.input_index)) input_rows_.resize(batch.input_index + 1, 0);
   if (input_schemas_.size() <= static_cast<size_t>(batch.input_index)) input_schemas_.resize(batch.input_index + 1);
-  if (input_schemas_[batch.input_index].empty()) {
-    std::string schema = "[";
-    auto add = [&schema](const std::string& name, const std::string& type) {
-      if (schema.size() > 1) schema += ", ";
-      schema += "{\"name\": ";
-      AppendJsonString(name, &schema);
-      schema += ", \"type\": ";
-      AppendJsonString(type, &schema);
-      schema += "}";
-    };
-    if (batch.header_columns) {  // a projected CSV/TSV input: every header column is text
-      for (const std::string& name : *batch.header_columns) add(name, "text");
-    } else {
-      for (const BatchColumn& column : batch.columns)
-        add(column.name, column.array ? column.array->type()->ToString()
-                                      : (column.text.json_kinds.empty() ? "text" : "json"));
-    }
-    input_schemas_[batch.input_index] = schema + "]";
-  }
+  if (input_schemas_[batch.input_index].empty()) input_schemas_[batch.input_index] = InputSchemaJson(batch);
   input_rows_[batch.input_index] += batch.num_rows;
 
   if (!batch.column_seen.empty()) {
