@@ -80,21 +80,43 @@ def read_committed(address, topic, expected, partitions=1, timeout_s=60):
     return records
 
 
-def committed_offsets(address, group, topic, partitions=1, retry_s=90):
+def committed_offsets(address, group, topic, partitions=1, retry_s=90, wait_for_open_transactions=True):
     """{partition: offset} the group committed (negative: none). A coordinator that is
-    still loading (after a broker restart) is asked again for up to retry_s."""
-    deadline = time.monotonic() + retry_s
+    still loading (after a broker restart) is asked again for up to retry_s.
+
+    By default (read_committed: librdkafka asks for stable offsets) the answer waits while
+    a transaction holds offsets for the group: a commit in flight, or the open transaction
+    of a validator that was killed or lost its broker, which the broker aborts only when
+    the next validator with its transactional id starts, or after the transaction timeout
+    and the broker's next sweep (every 10 s, once it serves again). With
+    wait_for_open_transactions=False (read_uncommitted) it is the last offsets committed,
+    at once: for a test that asks before it starts the next validator."""
+    isolation = "read_committed" if wait_for_open_transactions else "read_uncommitted"
+    started = time.monotonic()
+    deadline = started + retry_s
     while True:
-        consumer = Consumer({"bootstrap.servers": address, "group.id": group})
+        consumer = Consumer({"bootstrap.servers": address, "group.id": group, "isolation.level": isolation})
         try:
             offsets = consumer.committed([TopicPartition(topic, p) for p in range(partitions)], timeout=10)
             return {tp.partition: tp.offset for tp in offsets}
-        except KafkaException:
+        except KafkaException as error:
             if time.monotonic() > deadline:
-                raise
+                raise AssertionError(
+                    f"group {group}: its committed offsets of {topic} were unreadable for "
+                    f"{time.monotonic() - started:.0f} s ({error})"
+                    + (f"; the last ones committed are {stable_offsets_or_error(address, group, topic, partitions)}"
+                       ", so the broker still holds a transaction open on them" if wait_for_open_transactions else ""))
             time.sleep(0.5)
         finally:
             consumer.close()
+
+
+def stable_offsets_or_error(address, group, topic, partitions):
+    """For a failure message: the offsets committed so far, or why they are unreadable too."""
+    try:
+        return committed_offsets(address, group, topic, partitions, retry_s=0, wait_for_open_transactions=False)
+    except AssertionError as error:
+        return f"unreadable as well ({error})"
 
 
 class Stream:

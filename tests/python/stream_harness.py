@@ -90,11 +90,13 @@ def quarantine_by_row(rules_path, values, tmp_path):
 
 
 def wait_consumed(address, group, topic, total, partitions=1, timeout_s=90, process=None):
+    """Waits until the group has committed `total` records of `topic` or more; returns how many."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         offsets = committed_offsets(address, group, topic, partitions)
-        if sum(max(o, 0) for o in offsets.values()) >= total:
-            return
+        committed = sum(max(o, 0) for o in offsets.values())
+        if committed >= total:
+            return committed
         if process is not None and process.poll() is not None:
             pytest.fail(f"griffin stream exited {process.returncode}: {process.stderr.read().decode()}")
         time.sleep(0.5)
