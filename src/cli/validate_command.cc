@@ -113,8 +113,8 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
     if (!ParquetCodecNamed(args.parquet_compression))
       return Status::UsageError("--parquet-compression: expected snappy, zstd, lz4 or none, got '" +
                                 args.parquet_compression + "'");
-    if (!IsParquetOutput(args.clean_path) && !IsParquetOutput(args.quarantine_path))
-      return Status::UsageError("--parquet-compression: neither --clean nor --quarantine is a Parquet output");
+    if (!WritesParquetPages(args.clean_path) && !WritesParquetPages(args.quarantine_path))
+      return Status::UsageError("--parquet-compression: neither --clean nor --quarantine is a Parquet output or a Delta table");
   }
   if (!args.html_path.empty() && (args.html_path == args.clean_path || args.html_path == args.quarantine_path))
     return Status::UsageError("--html must be another file than --clean and --quarantine");
@@ -464,7 +464,8 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
                   "Write every bad row there (.csv .tsv .jsonl .parquet .arrow; a path or s3://, gs://) with _griffin_row and _griffin_errors");
   cmd->add_option("--clean", args->clean_path, "Write every row that is not bad there (.csv .tsv .jsonl .parquet .arrow; a path or s3://, gs://)");
   cmd->add_option("--parquet-compression", args->parquet_compression,
-                  "The codec of .parquet outputs' pages: snappy (default), zstd (smaller files), lz4 or none");
+                  "The codec of the pages of .parquet outputs and of delta: outputs' data files: snappy (default), "
+                  "zstd (smaller files), lz4 or none");
   cmd->add_flag("--tag-version", args->tag_version,
                 "Add _griffin_version (the run's sequence number for the dataset, from the store) to --clean rows");
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");

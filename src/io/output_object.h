@@ -16,6 +16,17 @@
 
 namespace griffin {
 
+// The page codec of the Parquet an output writes (--parquet-compression): .parquet
+// files and objects (sinks/arrow_sink.cc) and a Delta table's data files
+// (connectors/delta/delta_output.cc).
+enum class ParquetCodec { kSnappy, kZstd, kLz4, kNone };
+
+// What an adapter's output takes from the run besides its URI. Adapters that do
+// not write Parquet themselves (objects, SQL tables) ignore parquet_codec.
+struct OutputObjectOptions {
+  ParquetCodec parquet_codec = ParquetCodec::kSnappy;
+};
+
 struct CommittedObject {
   int64_t size = -1;
   std::string etag;  // the store's identity of this version (S3 ETag, GCS generation)

@@ -157,11 +157,15 @@ bool IsOutputObjectUri(std::string_view path) {
   return InputScheme(path) && AdapterOf(path).open_output != nullptr;
 }
 
-Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri) {
+Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri, const OutputObjectOptions& options) {
   const SourceAdapter adapter = AdapterOf(uri);
   if (!adapter.open_output)
     return Status::UsageError(RedactUri(uri) + ": outputs cannot be written to this scheme");
-  return adapter.open_output(uri);
+  return adapter.open_output(uri, options);
+}
+
+bool AdapterOutputWritesParquet(const std::string& uri) {
+  return InputScheme(uri) && AdapterOf(uri).output_writes_parquet;
 }
 
 std::optional<InputFormat> AdapterOutputFormat(const std::string& uri) {

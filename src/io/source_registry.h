@@ -93,7 +93,8 @@ using SourceDescriber = std::function<Result<SourceIdentity>(const std::string& 
 // (within its filter); nullopt when there are none.
 using SourceWatermarker = std::function<Result<std::optional<SourceWatermark>>(const std::string& uri,
                                                                                const ReadOptions& options)>;
-using OutputOpener = std::function<Result<std::unique_ptr<OutputObject>>(const std::string& uri)>;
+using OutputOpener =
+    std::function<Result<std::unique_ptr<OutputObject>>(const std::string& uri, const OutputObjectOptions& options)>;
 
 struct SourceAdapter {
   SourceOpener open;
@@ -105,6 +106,9 @@ struct SourceAdapter {
   // The format open_output takes when the URI names none by an extension (a
   // database table takes Arrow IPC and stores its rows); nullopt: by extension.
   std::optional<InputFormat> output_format;
+  // Whether open_output writes the rows as Parquet data files itself (a Delta table),
+  // so that OutputObjectOptions::parquet_codec applies to it.
+  bool output_writes_parquet = false;
   std::function<bool(std::string_view input)> claims = nullptr;
   // A table format's version of `input` that this process read (Delta), for the report.
   std::function<std::optional<int64_t>(const std::string& input)> version_read = nullptr;
@@ -165,10 +169,14 @@ bool IsOutputObjectUri(std::string_view path);
 // Starts writing the output `uri` names through its adapter. Errors name the
 // URI: a malformed URI or a prefix (UsageError), a missing bucket or refused
 // credentials (InputError).
-Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri);
+Result<std::unique_ptr<OutputObject>> OpenOutputObject(const std::string& uri, const OutputObjectOptions& options = {});
 
 // The output format an adapter declares for `uri` (SourceAdapter::output_format).
 std::optional<InputFormat> AdapterOutputFormat(const std::string& uri);
+
+// Whether `uri`'s adapter writes its outputs as Parquet data files itself
+// (SourceAdapter::output_writes_parquet): false for a path.
+bool AdapterOutputWritesParquet(const std::string& uri);
 
 // `input` as messages and reports show it: a URI's password (the text between
 // "user:" and "@" before the host) becomes "***"; a path is unchanged.

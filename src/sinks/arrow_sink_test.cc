@@ -251,6 +251,14 @@ TEST(ParquetCodecTest, EachCodecWritesReadableFilesWithThatCodec) {
   EXPECT_TRUE(IsParquetOutput("s3://bucket/out.parquet?endpoint=http://127.0.0.1:9"));
   EXPECT_FALSE(IsParquetOutput("out.csv"));
   EXPECT_FALSE(IsParquetOutput(""));
+  // --parquet-compression also reaches a Delta table's data files, and only those tables.
+  EXPECT_TRUE(WritesParquetPages("out.parquet"));
+  EXPECT_TRUE(WritesParquetPages("delta:/tmp/table"));
+  EXPECT_TRUE(WritesParquetPages("delta:s3://bucket/table"));
+  EXPECT_FALSE(WritesParquetPages("out.csv"));
+  EXPECT_FALSE(WritesParquetPages("s3://bucket/out.csv"));
+  EXPECT_FALSE(WritesParquetPages("postgresql://u@127.0.0.1/db?table=t"));
+  EXPECT_FALSE(WritesParquetPages(""));
 }
 
 }  // namespace

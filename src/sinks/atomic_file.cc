@@ -79,7 +79,7 @@ std::string AtomicFileTempPrefix(const std::string& final_path) {
 
 Result<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& final_path, AtomicFileOptions options) {
   if (IsOutputObjectUri(final_path)) {
-    ASSIGN_OR_RETURN(std::unique_ptr<OutputObject> object, OpenOutputObject(final_path));
+    ASSIGN_OR_RETURN(std::unique_ptr<OutputObject> object, OpenOutputObject(final_path, options.object));
     auto file = std::unique_ptr<AtomicFile>(new AtomicFile(final_path, std::move(object)));
     if (options.hash) file->hash_ = std::make_unique<Sha256Stream>();
     return file;

@@ -54,6 +54,8 @@ struct AtomicFileOptions {
   bool hash = true;
   // Try O_DIRECT for a local file (see above); off, the writes are buffered.
   bool direct_io = true;
+  // For a URI's output object (OpenOutputObject): what its adapter takes.
+  OutputObjectOptions object;
 };
 
 class AtomicFile {

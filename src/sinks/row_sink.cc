@@ -32,6 +32,10 @@ bool IsParquetOutput(const std::string& path) {
   return detected && detected->format == InputFormat::kParquet && detected->compression == Compression::kNone;
 }
 
+bool WritesParquetPages(const std::string& path) {
+  return IsParquetOutput(path) || AdapterOutputWritesParquet(path);
+}
+
 Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind kind, const SinkOptions& options) {
   const char* flag = kind == SinkKind::kClean ? "--clean" : "--quarantine";
   std::optional<DetectedFormat> detected = OutputFormatOf(path);
@@ -44,7 +48,7 @@ Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind k
   if (detected->format == InputFormat::kJson)
     return Status::UsageError(std::string(flag) + " " + path +
                               ": .json outputs are not supported (use .jsonl for JSON lines)");
-  ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> file, AtomicFile::Create(path, {.hash = options.hash_output}));
+  ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> file, AtomicFile::Create(path, {.hash = options.hash_output, .object = {.parquet_codec = options.parquet_codec}}));
   switch (detected->format) {
     case InputFormat::kCsv:
       return MakeCsvSink(std::move(file), kind, options);

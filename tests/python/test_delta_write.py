@@ -137,6 +137,36 @@ def test_a_killed_run_leaves_no_commit(tmp_path):
     assert sorted(p.name for p in (table / "_delta_log").glob("*.json")) == [f"{0:020d}.json"]
 
 
+def data_file_codecs(table):
+    """{codec} over every column chunk of every data file the table's snapshot lists."""
+    files = deltalake.DeltaTable(table).file_uris()
+    assert files
+    return {pq.ParquetFile(f).metadata.row_group(g).column(c).compression
+            for f in files for g in range(pq.ParquetFile(f).metadata.num_row_groups)
+            for c in range(pq.ParquetFile(f).metadata.num_columns)}
+
+
+def test_data_files_are_snappy_by_default_and_take_parquet_compression(tmp_path):
+    # Spark's Delta writer and Griffin's .parquet outputs write Snappy; the kernel's default
+    # engine wrote UNCOMPRESSED pages. --parquet-compression reaches a table's data files too.
+    data = tmp_path / "in.parquet"
+    pq.write_table(arrow(rows(0, 2000)), data)
+    default = run(tmp_path, data, "--no-store", "--clean", f"delta:{tmp_path / 'snappy'}")
+    assert default.returncode == 1, default.stderr
+    assert data_file_codecs(tmp_path / "snappy") == {"SNAPPY"}
+    for codec, expected in (("zstd", "ZSTD"), ("none", "UNCOMPRESSED"), ("lz4", "LZ4")):  # pyarrow names LZ4_RAW "LZ4"
+        done = run(tmp_path, data, "--no-store", "--clean", f"delta:{tmp_path / codec}", "--parquet-compression", codec)
+        assert done.returncode == 1, done.stderr
+        assert data_file_codecs(tmp_path / codec) == {expected}
+        assert table_rows(tmp_path / codec) == table_rows(tmp_path / "snappy")
+    # A Delta quarantine beside a CSV clean output is enough for the option to apply.
+    mixed = run(tmp_path, data, "--no-store", "--clean", tmp_path / "clean.csv",
+                "--quarantine", f"delta:{tmp_path / 'bad'}", "--parquet-compression", "zstd")
+    assert mixed.returncode == 1, mixed.stderr
+    assert data_file_codecs(tmp_path / "bad") == {"ZSTD"}
+    assert len(table_rows(tmp_path / "bad")) + len(pacsv.read_csv(tmp_path / "clean.csv")) == 2000
+
+
 def test_an_output_takes_no_time_travel(tmp_path):
     data = tmp_path / "in.parquet"
     pq.write_table(arrow(rows(0, 5)), data)

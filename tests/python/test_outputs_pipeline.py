@@ -143,9 +143,9 @@ def test_parquet_compression_sets_every_chunks_codec_and_keeps_the_rows(workdir,
     (["--clean", "c.parquet", "--parquet-compression", "gzip"],
      "--parquet-compression: expected snappy, zstd, lz4 or none, got 'gzip'"),
     (["--clean", "c.csv", "--parquet-compression", "zstd"],
-     "--parquet-compression: neither --clean nor --quarantine is a Parquet output"),
+     "--parquet-compression: neither --clean nor --quarantine is a Parquet output or a Delta table"),
     (["--parquet-compression", "zstd"],
-     "--parquet-compression: neither --clean nor --quarantine is a Parquet output"),
+     "--parquet-compression: neither --clean nor --quarantine is a Parquet output or a Delta table"),
 ])
 def test_parquet_compression_is_refused_in_one_line_where_it_cannot_apply(workdir, args, message):
     proc = run("validate", "-r", "rules.yaml", "in.csv", "--no-store", *args, cwd=workdir)

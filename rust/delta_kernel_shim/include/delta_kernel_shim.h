@@ -37,9 +37,11 @@ int griffin_delta_scan(const GriffinDeltaSnapshot* snapshot, const char* const* 
                        size_t column_count, struct ArrowArrayStream* out, char** error);
 // Appends the rows of stream (consumed and released) to the table at location as ONE
 // commit (Parquet files first, then _delta_log/<version>.json put-if-absent), creating
-// the table, unpartitioned, when its log is empty. *version: the committed version.
+// the table, unpartitioned, when its log is empty. compression: the data files' page
+// codec, "snappy" (null or "" too), "zstd", "lz4" (LZ4_RAW) or "none".
+// *version: the committed version.
 int griffin_delta_append(const char* location, const char* const* option_keys,
-                         const char* const* option_values, size_t option_count,
+                         const char* const* option_values, size_t option_count, const char* compression,
                          struct ArrowArrayStream* stream, int64_t* version, char** error);
 void griffin_delta_snapshot_free(GriffinDeltaSnapshot* snapshot);
 void griffin_delta_free_string(char* text);

@@ -8,22 +8,28 @@ use std::ffi::{c_char, c_int};
 use std::sync::Arc;
 
 use delta_kernel::arrow::ffi_stream::{RecordBatchStreamReader, FFI_ArrowArrayStream};
-use delta_kernel::arrow::record_batch::RecordBatchReader;
+use delta_kernel::arrow::record_batch::{RecordBatch, RecordBatchReader};
 use delta_kernel::committer::FileSystemCommitter;
 use delta_kernel::engine::arrow_conversion::TryFromArrow;
 use delta_kernel::engine::arrow_data::ArrowEngineData;
 use delta_kernel::object_store::path::Path as StorePath;
-use delta_kernel::object_store::ObjectStore;
+use delta_kernel::object_store::{ObjectStore, ObjectStoreExt as _};
+use delta_kernel::parquet::arrow::arrow_writer::{ArrowWriter, ArrowWriterOptions};
+use delta_kernel::parquet::basic::{Compression, ZstdLevel};
+use delta_kernel::parquet::file::properties::WriterProperties;
 use delta_kernel::schema::StructType;
 use delta_kernel::transaction::create_table::create_table;
-use delta_kernel::transaction::{CommitResult, Imperative, Transaction, UpdateTableOperation};
-use delta_kernel::Snapshot;
+use delta_kernel::transaction::{BoundWriteContext, CommitResult, Imperative, Transaction, UpdateTableOperation};
+use delta_kernel::{Engine as _, EngineData, FileMeta, KernelError, KernelResult, Snapshot};
 use delta_kernel_default_engine::executor::tokio::TokioBackgroundExecutor;
 use delta_kernel_default_engine::executor::TaskExecutor;
 use delta_kernel_default_engine::storage::store_from_url_opts;
-use delta_kernel_default_engine::{DefaultEngine, DefaultEngineBuilder};
+use delta_kernel_default_engine::parquet::DataFileMetadata;
+use delta_kernel_default_engine::stats::collect_stats;
+use delta_kernel_default_engine::{build_add_file_metadata, DefaultEngine, DefaultEngineBuilder};
 use futures::TryStreamExt;
 use url::Url;
+use uuid::Uuid;
 
 use crate::ffi_util::{c_text, guarded};
 use crate::options::{store_options, table_url};
@@ -46,12 +52,72 @@ fn log_is_empty(store: &Arc<dyn ObjectStore>, executor: &TokioBackgroundExecutor
     }))
 }
 
-/// Writes every batch of `reader` as Parquet and stages the files on `txn`.
+/// The page compression of the data files a commit writes: `--parquet-compression`'s
+/// names (snappy, the default of Spark's Delta writer and of Griffin's .parquet outputs;
+/// zstd; lz4, written as LZ4_RAW as Arrow C++ does; none).
+fn compression_named(name: &str) -> Result<Compression, String> {
+    match name {
+        "" | "snappy" => Ok(Compression::SNAPPY),
+        "zstd" => Ok(Compression::ZSTD(ZstdLevel::default())),
+        "lz4" => Ok(Compression::LZ4_RAW),
+        "none" => Ok(Compression::UNCOMPRESSED),
+        other => Err(format!("unknown Parquet compression '{other}' (snappy, zstd, lz4 or none)")),
+    }
+}
+
+/// Writes one batch as a new data file under the context's write directory and returns its
+/// Add action metadata. This is DefaultEngine::write_parquet (the logical-to-physical
+/// transform, the file statistics, a PUT then a HEAD) with the shim's writer properties:
+/// the default engine's writer leaves the pages uncompressed.
+async fn write_data_file(
+    engine: &Engine,
+    store: &Arc<dyn ObjectStore>,
+    batch: RecordBatch,
+    context: &BoundWriteContext,
+    compression: Compression,
+) -> KernelResult<Box<dyn EngineData>> {
+    let input_schema = delta_kernel::schema::Schema::try_from_arrow(batch.schema())?;
+    let physical_schema = context.physical_data_schema();
+    let to_physical = engine.evaluation_handler().new_expression_evaluator(
+        input_schema.into(),
+        context.logical_to_physical(),
+        physical_schema.clone().into(),
+    )?;
+    let physical = to_physical.evaluate(&ArrowEngineData::new(batch))?;
+    let physical = ArrowEngineData::try_from_engine_data(physical)?;
+    let batch = physical.record_batch();
+    let stats = collect_stats(batch, context.stats_columns(), physical_schema)?;
+
+    let properties = WriterProperties::builder().set_compression(compression).build();
+    let options = ArrowWriterOptions::new().with_skip_arrow_metadata(true).with_properties(properties);
+    let mut buffer = Vec::new();
+    let mut writer = ArrowWriter::try_new_with_options(&mut buffer, batch.schema(), options)?;
+    writer.write(batch)?;
+    writer.close()?;
+
+    let size = buffer.len() as u64;
+    let location = context.write_dir().join(&format!("{}.parquet", Uuid::new_v4()))?;
+    let path = StorePath::from_url_path(location.path())?;
+    store.put(&path, buffer.into()).await?;
+    let written = store.head(&path).await?;
+    if written.size != size {
+        return Err(KernelError::generic(format!(
+            "{location}: {} bytes written, the store holds {}",
+            size, written.size
+        )));
+    }
+    let file = FileMeta::new(location, written.last_modified.timestamp_millis(), size);
+    build_add_file_metadata(DataFileMetadata::new(file, stats), context)
+}
+
+/// Writes every batch of `reader` as a Parquet data file and stages the files on `txn`.
 fn stage<S>(
     txn: &mut Transaction<S, Imperative>,
     engine: &Arc<Engine>,
+    store: &Arc<dyn ObjectStore>,
     executor: &TokioBackgroundExecutor,
     reader: &mut RecordBatchStreamReader,
+    compression: Compression,
 ) -> Result<i64, String> {
     let state = txn.write_state().map_err(|e| e.to_string())?;
     let context = Arc::new(state.write_context_builder().build().map_err(|e| e.to_string())?);
@@ -62,10 +128,9 @@ fn stage<S>(
             continue;
         }
         rows += batch.num_rows() as i64;
-        let engine = engine.clone();
-        let context = context.clone();
+        let (engine, store, context) = (engine.clone(), store.clone(), context.clone());
         let added = executor.block_on(async move {
-            engine.write_parquet(&ArrowEngineData::new(batch), &context).await
+            write_data_file(engine.as_ref(), &store, batch, context.as_ref(), compression).await
         });
         txn.add_files(added.map_err(|e| e.to_string())?);
     }
@@ -83,7 +148,12 @@ fn committed_version<S>(result: CommitResult<S, Imperative>) -> Result<i64, Stri
     }
 }
 
-fn append(location: &str, options: &[(String, String)], stream: *mut FFI_ArrowArrayStream) -> Result<i64, String> {
+fn append(
+    location: &str,
+    options: &[(String, String)],
+    compression: Compression,
+    stream: *mut FFI_ArrowArrayStream,
+) -> Result<i64, String> {
     let mut reader = unsafe { RecordBatchStreamReader::from_raw(stream) }.map_err(|e| e.to_string())?;
     let url = table_url_for_write(location)?;
     let store = store_from_url_opts(&url, options.iter().map(|(k, v)| (k.as_str(), v.clone())))
@@ -95,7 +165,7 @@ fn append(location: &str, options: &[(String, String)], stream: *mut FFI_ArrowAr
         let mut txn = create_table(url.as_str(), Arc::new(schema), ENGINE_INFO, true)
             .build(engine.as_ref(), Box::new(FileSystemCommitter::new()))
             .map_err(|e| e.to_string())?;
-        stage(&mut txn, &engine, &executor, &mut reader)?;
+        stage(&mut txn, &engine, &store, &executor, &mut reader, compression)?;
         committed_version(txn.commit(engine.as_ref()).map_err(|e| e.to_string())?)
     } else {
         let snapshot = Snapshot::builder_for(url.as_str()).build(engine.as_ref()).map_err(|e| e.to_string())?;
@@ -104,7 +174,7 @@ fn append(location: &str, options: &[(String, String)], stream: *mut FFI_ArrowAr
             .with_blind_append()
             .build(engine.as_ref(), Box::new(FileSystemCommitter::new()))
             .map_err(|e| e.to_string())?;
-        stage(&mut txn, &engine, &executor, &mut reader)?;
+        stage(&mut txn, &engine, &store, &executor, &mut reader, compression)?;
         committed_version(txn.commit(engine.as_ref()).map_err(|e| e.to_string())?)
     }
 }
@@ -118,14 +188,16 @@ fn table_url_for_write(location: &str) -> Result<Url, String> {
 }
 
 /// Appends the rows of `stream` (consumed, released) to the table at `location` as one
-/// commit, creating the table when it has no log yet. Sets `*version` to the committed
-/// version. Returns 0, or -1 with `*error` set (then nothing was committed).
+/// commit, creating the table when it has no log yet, its data files' pages compressed with
+/// `compression` (snappy, zstd, lz4 or none; null or empty: snappy). Sets `*version` to the
+/// committed version. Returns 0, or -1 with `*error` set (then nothing was committed).
 #[no_mangle]
 pub extern "C" fn griffin_delta_append(
     location: *const c_char,
     option_keys: *const *const c_char,
     option_values: *const *const c_char,
     option_count: usize,
+    compression: *const c_char,
     stream: *mut FFI_ArrowArrayStream,
     version: *mut i64,
     error: *mut *mut c_char,
@@ -133,7 +205,8 @@ pub extern "C" fn griffin_delta_append(
     guarded(error, -1, || {
         let location = c_text(location, "table location")?;
         let options = store_options(option_keys, option_values, option_count)?;
-        let committed = append(location, &options, stream)?;
+        let compression = if compression.is_null() { "" } else { c_text(compression, "compression")? };
+        let committed = append(location, &options, compression_named(compression)?, stream)?;
         if !version.is_null() {
             unsafe { *version = committed };
         }

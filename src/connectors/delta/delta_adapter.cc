@@ -80,6 +80,7 @@ void RegisterDeltaSources() {
   adapter.version_read = VersionRead;
   adapter.open_output = OpenDeltaOutput;
   adapter.output_format = InputFormat::kArrow;
+  adapter.output_writes_parquet = true;
   RegisterSource("delta", std::move(adapter));
 }
 

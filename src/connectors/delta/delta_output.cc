@@ -33,9 +33,21 @@ class SpoolReader : public arrow::RecordBatchReader {
   int next_ = 0;
 };
 
+// The shim's name of a codec (griffin_delta_append).
+const char* ShimCodecName(ParquetCodec codec) {
+  switch (codec) {
+    case ParquetCodec::kSnappy: return "snappy";
+    case ParquetCodec::kZstd: return "zstd";
+    case ParquetCodec::kLz4: return "lz4";
+    case ParquetCodec::kNone: return "none";
+  }
+  return "snappy";
+}
+
 class DeltaOutput : public SpooledOutput {
  public:
-  explicit DeltaOutput(DeltaTableRef ref) : SpooledOutput(ref.display), ref_(std::move(ref)) {}
+  DeltaOutput(DeltaTableRef ref, ParquetCodec codec)
+      : SpooledOutput(ref.display), ref_(std::move(ref)), codec_(codec) {}
   Status Open() { return SpooledOutput::Open("delta_output"); }
 
  private:
@@ -56,8 +68,8 @@ class DeltaOutput : public SpooledOutput {
     }
     int64_t version = -1;
     char* error = nullptr;
-    const int rc = griffin_delta_append(ref_.location.c_str(), keys.data(), values.data(), keys.size(), &stream,
-                                        &version, &error);
+    const int rc = griffin_delta_append(ref_.location.c_str(), keys.data(), values.data(), keys.size(),
+                                        ShimCodecName(codec_), &stream, &version, &error);
     if (stream.release != nullptr) stream.release(&stream);  // not taken (an early error)
     if (rc != 0) {
       std::string message = error ? error : "unknown error";
@@ -72,15 +84,16 @@ class DeltaOutput : public SpooledOutput {
   }
 
   DeltaTableRef ref_;
+  ParquetCodec codec_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<OutputObject>> OpenDeltaOutput(const std::string& output) {
+Result<std::unique_ptr<OutputObject>> OpenDeltaOutput(const std::string& output, const OutputObjectOptions& options) {
   ASSIGN_OR_RETURN(DeltaTableRef ref, ParseDeltaTableRef(output));
   if (ref.version || ref.timestamp_ms)
     return Status::UsageError(ref.display + ": an output appends a new version; it takes no @v= or @ts=");
-  auto table = std::make_unique<DeltaOutput>(std::move(ref));
+  auto table = std::make_unique<DeltaOutput>(std::move(ref), options.parquet_codec);
   RETURN_IF_ERROR(table->Open());
   return std::unique_ptr<OutputObject>(std::move(table));
 }

@@ -19,6 +19,7 @@
 
 namespace griffin::delta {
 
-Result<std::unique_ptr<OutputObject>> OpenDeltaOutput(const std::string& output);
+// The data files' pages are compressed with options.parquet_codec (Snappy by default).
+Result<std::unique_ptr<OutputObject>> OpenDeltaOutput(const std::string& output, const OutputObjectOptions& options = {});
 
 }  // namespace griffin::delta

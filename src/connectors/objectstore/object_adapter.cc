@@ -20,7 +20,7 @@ SourceAdapter Adapter(const std::string& example) {
   adapter.example = example;
   adapter.expand = ExpandObjectUri;
   adapter.describe = Describe;
-  adapter.open_output = OpenObjectWriter;
+  adapter.open_output = [](const std::string& uri, const OutputObjectOptions&) { return OpenObjectWriter(uri); };
   return adapter;
 }
 
