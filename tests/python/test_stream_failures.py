@@ -207,6 +207,31 @@ def test_broker_restart_mid_run_loses_and_repeats_nothing(topics, tmp_path):
     finish_and_check_each_record_once(stream, address, t, total, partitions)
 
 
+def test_an_idle_validator_waits_for_its_broker_and_continues_when_it_is_back(topics, tmp_path):
+    # With no transaction open there is nothing to time out: as any Kafka consumer does, an
+    # idle validator keeps reconnecting while its broker is down, longer than its commit
+    # timeout, then takes what is produced once the broker is back. Every record once.
+    address, t = topics
+    rules = with_topics(address, t, tmp_path)
+    produce(address, t["raw"], [(None, good(i)) for i in range(100)])
+    stream = Stream(address, rules, t["raw"], t["clean"], t["dlq"], t["group"],
+                    extra=["--batch-ms", "20", "--commit-timeout", "5"]).start()
+    wait_consumed(address, t["group"], t["raw"], 100, process=stream.process)
+    script = REPO_ROOT / "scripts" / "kafka_test_cluster.sh"
+    crashed = subprocess.run([str(script), "crash"], capture_output=True, timeout=60)
+    assert crashed.returncode == 0, crashed.stderr
+    try:
+        time.sleep(8)  # past the 5 s commit timeout
+        if stream.process.poll() is not None:
+            status, stderr = stream.wait()
+            pytest.fail(f"an idle griffin stream exited {status} while its broker was down: {stderr}")
+    finally:
+        restarted = subprocess.run([str(script), "restart"], capture_output=True, timeout=120)
+    assert restarted.returncode == 0, restarted.stderr
+    produce(address, t["raw"], [(None, good(i)) for i in range(100, 200)])
+    finish_and_check_each_record_once(stream, address, t, 200, 1)
+
+
 def test_broker_gone_for_good_after_a_commit_is_exit_3_in_bounded_time_and_loses_nothing(topics, tmp_path):
     # The broker is killed (SIGKILL) right after a commit and stays down: librdkafka 2.0.2
     # can then block forever inside send_offsets_to_transaction (it ignores its timeout
