@@ -54,7 +54,8 @@ fn log_is_empty(store: &Arc<dyn ObjectStore>, executor: &TokioBackgroundExecutor
 
 /// The page compression of the data files a commit writes: `--parquet-compression`'s
 /// names (snappy, the default of Spark's Delta writer and of Griffin's .parquet outputs;
-/// zstd; lz4, written as LZ4_RAW as Arrow C++ does; none).
+/// zstd; lz4, written as LZ4_RAW, the codec of plain LZ4 blocks that pyarrow reports as LZ4;
+/// none).
 fn compression_named(name: &str) -> Result<Compression, String> {
     match name {
         "" | "snappy" => Ok(Compression::SNAPPY),
