@@ -21,6 +21,7 @@
 #include "history/history_checks.h"
 #include "io/input_format.h"
 #include "io/input_source.h"
+#include "io/parquet_codec.h"
 #include "io/source_registry.h"
 #include "plan/plan.h"
 #include "plan/plan_explain.h"

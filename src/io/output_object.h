@@ -12,14 +12,10 @@
 #include <string>
 #include <string_view>
 
+#include "io/parquet_codec.h"
 #include "util/status.h"
 
 namespace griffin {
-
-// The page codec of the Parquet an output writes (--parquet-compression): .parquet
-// files and objects (sinks/arrow_sink.cc) and a Delta table's data files
-// (connectors/delta/delta_output.cc).
-enum class ParquetCodec { kSnappy, kZstd, kLz4, kNone };
 
 // What an adapter's output takes from the run besides its URI. Adapters that do
 // not write Parquet themselves (objects, SQL tables) ignore parquet_codec.

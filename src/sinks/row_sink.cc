@@ -19,14 +19,6 @@ std::optional<DetectedFormat> OutputFormatOf(const std::string& path) {
 
 }  // namespace
 
-std::optional<ParquetCodec> ParquetCodecNamed(std::string_view name) {
-  if (name == "snappy") return ParquetCodec::kSnappy;
-  if (name == "zstd") return ParquetCodec::kZstd;
-  if (name == "lz4") return ParquetCodec::kLz4;
-  if (name == "none") return ParquetCodec::kNone;
-  return std::nullopt;
-}
-
 bool IsParquetOutput(const std::string& path) {
   std::optional<DetectedFormat> detected = OutputFormatOf(path);
   return detected && detected->format == InputFormat::kParquet && detected->compression == Compression::kNone;

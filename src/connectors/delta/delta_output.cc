@@ -33,17 +33,6 @@ class SpoolReader : public arrow::RecordBatchReader {
   int next_ = 0;
 };
 
-// The shim's name of a codec (griffin_delta_append).
-const char* ShimCodecName(ParquetCodec codec) {
-  switch (codec) {
-    case ParquetCodec::kSnappy: return "snappy";
-    case ParquetCodec::kZstd: return "zstd";
-    case ParquetCodec::kLz4: return "lz4";
-    case ParquetCodec::kNone: return "none";
-  }
-  return "snappy";
-}
-
 class DeltaOutput : public SpooledOutput {
  public:
   DeltaOutput(DeltaTableRef ref, ParquetCodec codec)
@@ -69,7 +58,7 @@ class DeltaOutput : public SpooledOutput {
     int64_t version = -1;
     char* error = nullptr;
     const int rc = griffin_delta_append(ref_.location.c_str(), keys.data(), values.data(), keys.size(),
-                                        ShimCodecName(codec_), &stream, &version, &error);
+                                        ParquetCodecName(codec_), &stream, &version, &error);
     if (stream.release != nullptr) stream.release(&stream);  // not taken (an early error)
     if (rc != 0) {
       std::string message = error ? error : "unknown error";
