@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
@@ -230,6 +231,64 @@ Status RewriteOutputsForSchemaError(const ValidateArgs& args, const PreparedRun&
   return Status::OK();
 }
 
+// Standard input cannot be read twice; every other input can.
+bool InputsReadTwice(const std::vector<std::string>& inputs) {
+  return std::find(inputs.begin(), inputs.end(), "-") == inputs.end();
+}
+
+// A run with outputs whose `unique` state would pass --memory-limit (the
+// first try stopped there with kResourceLimit): its verdicts leave batch by
+// batch, so the state cannot spill in that run. The outputs written so far
+// are dropped, and the inputs are read twice. The first pass writes no
+// output: it spills as a plain run does, and logs every `unique` repeat (its
+// row and first row) to unnamed files under --tmp-dir. The second pass
+// writes the outputs and takes each `unique` verdict from those logs, with no
+// key state, and knows the schema errors from the first row on. Its report
+// is the run's, with the first pass's spill summary and passes 2.
+Result<Report> RunUniqueInTwoPasses(const ValidateArgs& args, const PreparedRun& prepared,
+                                    const std::optional<RunTicket>& ticket, const RunOptions& run_options,
+                                    Outputs* outputs, ProgressLine* progress) {
+  progress->Clear();
+  std::fprintf(stderr,
+               "griffin: the unique state would pass --memory-limit %s in a run that writes --clean/--quarantine: "
+               "reading the inputs twice (the first pass spills and finds the repeats, the second writes the "
+               "outputs)\n",
+               FormatByteSize(prepared.memory_limit).c_str());
+  outputs->Abort();
+  const char delimiter = prepared.read_options.delimiter.value_or(
+      prepared.read_options.format == InputFormat::kTsv ? '\t' : ',');
+  RETURN_IF_ERROR(outputs->Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter,
+                                prepared.inputs));
+  RunOptions first = run_options;
+  first.on_rows = nullptr;
+  first.on_rows_done = nullptr;
+  first.profile_columns = false;
+  first.table_profiling = TableProfiling::kNone;
+  UniqueRepeatLogs logs;
+  first.unique_repeats_out = &logs;
+  ReadOptions first_read = prepared.read_options;
+  first_read.project_text_columns = true;
+  ASSIGN_OR_RETURN(auto first_source, OpenInputs(prepared.inputs, first_read));
+  ASSIGN_OR_RETURN(Report counted, RunValidation(prepared.plan, *first_source, first));
+  first_source.reset();
+
+  RunOptions second = run_options;
+  second.known_unique_repeats = std::move(logs);
+  second.known_schema_errors = counted.schema_errors;
+  ReadOptions second_read = prepared.read_options;
+  second_read.project_text_columns = false;
+  ASSIGN_OR_RETURN(auto second_source, OpenInputs(prepared.inputs, second_read));
+  ASSIGN_OR_RETURN(Report report, RunValidation(prepared.plan, *second_source, second));
+  if (report.rows != counted.rows)
+    return Status::InputError("the inputs changed while they were read twice (" + CountOf(counted.rows, "row") +
+                              ", then " + std::to_string(report.rows) + "); no outputs were written");
+  SpillSummary spill = counted.spill.value_or(SpillSummary{});
+  spill.passes = 2;
+  report.spill = std::move(spill);
+  report.elapsed_s += counted.elapsed_s;
+  return report;
+}
+
 void PrintError(const Status& status) { std::fprintf(stderr, "griffin: %s\n", status.message().c_str()); }
 
 }  // namespace
@@ -335,8 +394,17 @@ int RunValidateCommand(const ValidateArgs& args) {
     // Outputs write whole rows: they need every column decoded. A recorded run's
     // schema snapshot lists every header column from Batch::header_columns.
     read_options.project_text_columns = !outputs.any();
-    ASSIGN_OR_RETURN(auto source, OpenInputs(prepared->inputs, read_options));
-    return RunValidation(prepared->plan, *source, run_options);
+    // With outputs a `unique` state cannot spill: past the limit the run stops
+    // and reads its inputs twice instead, when it can.
+    RunOptions first_try = run_options;
+    const bool two_passes_possible = outputs.any() && prepared->memory_limit > 0 && InputsReadTwice(prepared->inputs);
+    if (two_passes_possible) first_try.unique_over_limit = UniqueOverLimit::kStop;
+    Result<Report> tried = [&]() -> Result<Report> {
+      ASSIGN_OR_RETURN(auto source, OpenInputs(prepared->inputs, read_options));
+      return RunValidation(prepared->plan, *source, first_try);
+    }();
+    if (tried.ok() || tried.status().code() != StatusCode::kResourceLimit || !two_passes_possible) return tried;
+    return RunUniqueInTwoPasses(args, *prepared, ticket, run_options, &outputs, &progress);
   }();
   progress.Clear();
   if (report.ok() && outputs.any() && report->rows_before_schema_error > 0) {
@@ -354,7 +422,8 @@ int RunValidateCommand(const ValidateArgs& args) {
   if (report->unspillable_state_bytes > 0) {  // the limit did not hold: say so, the run goes on
     std::fprintf(stderr,
                  "griffin: warning: unique state grew to %s, past --memory-limit %s: it cannot spill in a run that "
-                 "writes --clean or --quarantine (every verdict leaves batch by batch; docs/engine.md)\n",
+                 "writes --clean or --quarantine from standard input (every verdict leaves batch by batch, and "
+                 "standard input cannot be read twice; docs/engine.md)\n",
                  FormatByteSize(report->unspillable_state_bytes).c_str(), FormatByteSize(prepared->memory_limit).c_str());
   }
   HistoryContext history{store && ticket ? store.get() : nullptr,
@@ -496,7 +565,8 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
   cmd->add_flag("--no-progress", args->no_progress, "Never draw the progress line on a terminal");
   cmd->add_option("--memory-limit", args->memory_limit,
                   "Memory for unique and distinct_count state (512MB, 2G; 0: no limit); past it they spill "
-                  "hash partitions to --tmp-dir and finish with one more pass (same report, plus \"spill\")")
+                  "hash partitions to --tmp-dir and finish with one more pass (same report, plus \"spill\"); with "
+                  "--clean/--quarantine a unique state past it makes the run read its inputs twice (same outputs)")
       ->capture_default_str();
   cmd->add_flag("--explain", args->explain,
                 "Print the compiled plan (each check; for each regex the path it takes: the DFA or RE2, and why) "

@@ -38,11 +38,13 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
   const auto start = Clock::now();
   const int threads = ResolveThreads(options.threads);
   BatchEvaluator evaluator(plan, options.profile_columns, options.table_profiling, options.result_pool);
-  Merger merger(plan,
-                MergerOptions{options.max_violations, options.known_schema_errors, options.prior_unique,
-                              options.row_offset, options.partial_state != nullptr, options.memory_limit,
-                              options.tmp_dir},
-                options.on_rows);
+  MergerOptions merger_options{options.max_violations, options.known_schema_errors, options.prior_unique,
+                               options.row_offset, options.partial_state != nullptr, options.memory_limit,
+                               options.tmp_dir};
+  merger_options.unique_over_limit = options.unique_over_limit;
+  merger_options.log_unique_repeats = options.unique_repeats_out != nullptr;
+  merger_options.known_unique_repeats = options.known_unique_repeats;
+  Merger merger(plan, std::move(merger_options), options.on_rows);
   const int64_t max_in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 1;
   Status failure;
   auto last_progress = start - std::chrono::seconds(1);  // the first merged batch reports
@@ -119,6 +121,9 @@ Result<Report> RunValidation(std::shared_ptr<const Plan> plan, InputSource& sour
     *options.partial_state =
         PartialState::Serialize(merger, source.is_text(), options.key_shards, options.partial_key_shards);
   RETURN_IF_ERROR(merger.FinishSpills());
+  if (options.unique_repeats_out) {
+    ASSIGN_OR_RETURN(*options.unique_repeats_out, merger.TakeRepeatLogs());
+  }
   Report report = merger.Finish(source.is_text());
   report.griffin_version = GRIFFIN_VERSION;
   report.threads = threads;

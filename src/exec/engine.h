@@ -18,6 +18,7 @@
 
 #include "exec/batch_evaluator.h"
 #include "exec/batch_result_pool.h"
+#include "exec/merger.h"
 #include "exec/prior_unique_keys.h"
 #include "io/input_source.h"
 #include "plan/plan.h"
@@ -79,6 +80,15 @@ struct RunOptions {
   // spill to unnamed files under tmp_dir (MergerOptions::memory_limit); 0: no limit.
   int64_t memory_limit = 0;
   std::string tmp_dir;
+  // A run with on_rows whose `unique` state would pass memory_limit: kHold
+  // holds it past the limit (Report::unspillable_state_bytes), kStop fails
+  // the run with StatusCode::kResourceLimit (the caller then runs twice).
+  UniqueOverLimit unique_over_limit = UniqueOverLimit::kHold;
+  // A two-pass run (MergerOptions): the first pass sets unique_repeats_out,
+  // which receives every `unique` check's repeat log; the second passes them
+  // as known_unique_repeats.
+  UniqueRepeatLogs* unique_repeats_out = nullptr;
+  UniqueRepeatLogs known_unique_repeats;
   // Optional, not owned: batch results are taken from it and given back once
   // merged, so their buffers serve the next batch and the next run (a
   // Validator's, exec/batch_result_pool.h).

@@ -9,11 +9,8 @@
 #include <cstring>
 
 namespace griffin {
-namespace {
 
-// An unnamed read-write file under `dir`: O_TMPFILE, else a mkstemp file
-// unlinked at once. -1 with errno set on failure.
-int OpenUnnamed(const std::string& dir) {
+int OpenUnnamedFile(const std::string& dir) {
   int fd = -1;
 #ifdef O_TMPFILE
   fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
@@ -32,12 +29,10 @@ int OpenUnnamed(const std::string& dir) {
   return fd;
 }
 
-}  // namespace
-
 Result<std::unique_ptr<KeySpill>> KeySpill::Open(const std::string& dir, int level) {
   std::unique_ptr<KeySpill> spill(new KeySpill(dir.empty() ? "." : dir, level));
   for (int p = 0; p < kPartitions; ++p) {
-    const int fd = OpenUnnamed(spill->dir_);
+    const int fd = OpenUnnamedFile(spill->dir_);
     if (fd < 0)
       return Status::InputError("temporary directory " + spill->dir_ + ": cannot create a spill file: " +
                                 std::strerror(errno));

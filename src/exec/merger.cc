@@ -45,7 +45,8 @@ Merger::Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsu
       row_offset_(options.row_offset),
       keep_partial_(options.keep_partial_state),
       memory_limit_(options.memory_limit),
-      tmp_dir_(std::move(options.tmp_dir)) {
+      tmp_dir_(std::move(options.tmp_dir)),
+      unique_over_limit_(options.unique_over_limit) {
   unique_may_spill_ = memory_limit_ > 0 && !row_consumer_ && prior_unique_ == nullptr && !keep_partial_;
   const size_t num_checks = plan_->checks().size();
   evaluated_.assign(num_checks, 0);
@@ -68,6 +69,29 @@ Merger::Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsu
   }
   for (const RowPlan& row : plan_->rows())
     if (row.rule->kind == RowCheck::Kind::kUnique) unique_sets_[row.check_index] = std::make_unique<UniqueSet>();
+  if (!options.known_unique_repeats.empty()) {  // the second pass: no keys for the checks with a log
+    repeats_known_ = true;
+    repeat_logs_ = std::move(options.known_unique_repeats);
+    repeat_logs_.resize(num_checks);
+    for (size_t c = 0; c < num_checks; ++c) {
+      if (!repeat_logs_[c]) continue;
+      if (!unique_sets_[c] && !int_sets_[c]) {
+        repeat_log_status_ = Status::Internal("a repeat log for check " + plan_->checks()[c].name + ", not a unique check");
+        break;
+      }
+      unique_sets_[c].reset();
+      int_sets_[c].reset();
+      if (repeat_log_status_.ok()) repeat_log_status_ = repeat_logs_[c]->StartReading();
+    }
+  } else if (options.log_unique_repeats) {  // the first pass: every unique check logs its repeats
+    repeat_logs_.resize(num_checks);
+    for (size_t c = 0; c < num_checks && repeat_log_status_.ok(); ++c) {
+      if (!unique_sets_[c] && !int_sets_[c]) continue;
+      Result<std::unique_ptr<RepeatLog>> log = RepeatLog::Open(tmp_dir_);
+      if (log.ok()) repeat_logs_[c] = std::move(*log);
+      else repeat_log_status_ = log.status();
+    }
+  }
   std::vector<MetricNeeds> needs(columns.size());
   for (const TablePlan& table : plan_->table()) {
     if (table.column_slot < 0) continue;
@@ -133,15 +157,37 @@ void SpillUniqueKeys(const BatchResult& result, const UniqueKeys& keys, int64_t 
 
 }  // namespace
 
-void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
-                         std::vector<int32_t>* new_firsts) {
+Status Merger::TakeKnownRepeats(size_t c, BatchResult& result, int64_t base, std::vector<int64_t>* firsts) {
+  CheckBatchResult& check = result.checks[c];
+  const bool error = plan_->checks()[c].options.severity == Severity::kError;
+  RETURN_IF_ERROR(repeat_logs_[c]->TakeBefore(base + result.batch->num_rows, &known_scratch_));
+  for (const LoggedRepeat& repeat : known_scratch_) {
+    const int64_t row = repeat.row - base;
+    if (row < 0) return Status::Internal("a repeat log's row " + std::to_string(repeat.row) + " before its batch");
+    check.rows.push_back(static_cast<int32_t>(row));
+    firsts->push_back(repeat.first_row);
+    if (error) result.bad[row] = 1;
+  }
+  check.violations = static_cast<int64_t>(check.rows.size());
+  return Status::OK();
+}
+
+Status Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
+                           std::vector<int32_t>* new_firsts) {
   constexpr size_t kPrefetchDistance = 8;  // slots are random: fetch ahead
+  RETURN_IF_ERROR(repeat_log_status_);
   if (keep_partial_) batch_dup_keys_.assign(unique_sets_.size(), {});
   for (size_t c = 0; c < unique_sets_.size(); ++c) {
-    if (!unique_sets_[c] && !int_sets_[c] && !unique_spills_[c]) continue;
+    const bool known = repeats_known_ && repeat_logs_[c];
+    if (!unique_sets_[c] && !int_sets_[c] && !unique_spills_[c] && !known) continue;
     const UniqueKeys& keys = result.unique_keys[c];
     CheckBatchResult& check = result.checks[c];
     check.rows.clear();
+    if (known) {
+      RETURN_IF_ERROR(TakeKnownRepeats(c, result, base, &(*first_rows)[c]));
+      continue;
+    }
+    RepeatLog* log = repeats_known_ ? nullptr : (repeat_logs_.empty() ? nullptr : repeat_logs_[c].get());
     if (unique_spills_[c]) {  // decided by FinishSpills
       const int slot = check_slot_[c];
       SpillUniqueKeys(result, keys, base, slot, slot >= 0 && plan_->columns()[slot].type != ValueType::kString,
@@ -155,6 +201,7 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
     const size_t room = static_cast<size_t>(std::max<int64_t>(0, max_violations_ - listed_[c]));
     // The occurrence keys.rows[k] repeats the one at input row `first` (>= 0).
     auto repeats = [&](size_t k, int64_t first, uint64_t hash, std::string_view key) {
+      if (log) log->Add(base + keys.rows[k], first);
       if (keep_partial_ && check.rows.size() < room) batch_dup_keys_[c].push_back(PartialKey(hash, key));
       check.rows.push_back(keys.rows[k]);
       firsts.push_back(first);
@@ -218,7 +265,9 @@ void Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vec
       }
     }
     check.violations = static_cast<int64_t>(check.rows.size());
+    if (log) RETURN_IF_ERROR(log->status());
   }
+  return Status::OK();
 }
 
 void Merger::AddSchemaProblems(const BatchResult& result) {
@@ -238,7 +287,7 @@ Status Merger::Merge(BatchResult& result) {
   if (schema_errors_.empty()) rows_before_schema_error_ += batch.num_rows;
   std::vector<std::vector<int64_t>> first_rows(plan_->checks().size());
   std::vector<int32_t> new_firsts;
-  MergeUnique(result, base, &first_rows, &new_firsts);
+  RETURN_IF_ERROR(MergeUnique(result, base, &first_rows, &new_firsts));
   // A schema error makes every row bad (rules-v1, amended 2026-12-03).
   if (!schema_errors_.empty()) std::fill(result.bad.begin(), result.bad.end(), uint8_t{1});
   for (int32_t row : new_firsts)

@@ -19,12 +19,25 @@
 #include "exec/int_key_set.h"
 #include "exec/unique_spill.h"
 #include "exec/prior_unique_keys.h"
+#include "exec/repeat_log.h"
 #include "exec/unique_set.h"
 #include "plan/plan.h"
 #include "report/report.h"
 #include "sinks/row_sink.h"
 
 namespace griffin {
+
+// Per check index: a `unique` check's repeats on disk (repeat_log.h); null for
+// the other checks.
+using UniqueRepeatLogs = std::vector<std::shared_ptr<RepeatLog>>;
+
+// What a merge does when a `unique` state would pass memory_limit in a run
+// whose `unique` states may not spill (a row consumer, prior keys, a partial
+// state): kHold keeps it in memory past the limit (Report::unspillable_state_bytes
+// says how far); kStop fails the merge with StatusCode::kResourceLimit, so that
+// the caller can run the input twice instead (log_unique_repeats, then
+// known_unique_repeats: the CLI's two-pass run, docs/engine.md).
+enum class UniqueOverLimit { kHold, kStop };
 
 struct MergerOptions {
   // Row violations listed per check (the `malformed` check included).
@@ -51,6 +64,16 @@ struct MergerOptions {
   // run without a partial state.
   int64_t memory_limit = 0;
   std::string tmp_dir;
+  UniqueOverLimit unique_over_limit = UniqueOverLimit::kHold;
+  // The first pass of two (no row consumer): every `unique` check also writes
+  // its repeats, in memory or spilled, to a RepeatLog under tmp_dir
+  // (TakeRepeatLogs after FinishSpills).
+  bool log_unique_repeats = false;
+  // The second pass: each check with a log here takes its repeats (rows and
+  // first rows) from it, in row order, instead of keeping its keys, so its
+  // counts, listed violations and row verdicts are the first pass's with no
+  // key state at all. Not with prior keys or a partial state.
+  UniqueRepeatLogs known_unique_repeats;
 };
 
 // A unique key as partial states keep it: the 8-byte hash (a numeric
@@ -87,6 +110,10 @@ class Merger {
   // values keeps a small table. Call after the first Merge.
   void ReserveForRows(int64_t expected_rows);
 
+  // After FinishSpills of a run with log_unique_repeats: the repeat logs,
+  // ready to be read (MergerOptions::known_unique_repeats of the second pass).
+  Result<UniqueRepeatLogs> TakeRepeatLogs();
+
   // The unique/distinct states' bytes in memory now.
   int64_t state_bytes() const { return StateBytes(/*with_growth=*/false); }
 
@@ -105,8 +132,11 @@ class Merger {
   };
   // Adds the batch's unique keys; `new_firsts`: the batch rows first seen in
   // an error `unique` (filled only when keeping a partial state).
-  void MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
-                   std::vector<int32_t>* new_firsts);
+  // Errors: the repeat logs' (writing, reading).
+  Status MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
+                     std::vector<int32_t>* new_firsts);
+  // A check whose repeats come from its log (known_unique_repeats): the batch's.
+  Status TakeKnownRepeats(size_t check, BatchResult& result, int64_t base, std::vector<int64_t>* firsts);
   // Adds the batch's schema problems to schema_errors_ (each once).
   void AddSchemaProblems(const BatchResult& result);
   // Lists the batch's first violations (up to max_violations_ per check);
@@ -185,6 +215,12 @@ class Merger {
   std::vector<uint64_t> bad_bits_;                           // from spill_start_row_: the row is bad
   std::vector<int> list_positions_;                          // per violations_list_ entry (when unique may spill)
   bool spills_finished_ = false;
+  UniqueOverLimit unique_over_limit_ = UniqueOverLimit::kHold;
+  // Two-pass runs: the logs written (first pass) or read (second pass).
+  UniqueRepeatLogs repeat_logs_;
+  bool repeats_known_ = false;
+  Status repeat_log_status_;                                 // opening the logs failed
+  std::vector<LoggedRepeat> known_scratch_;
 };
 
 }  // namespace griffin

@@ -60,6 +60,14 @@ Status Merger::SpillIfOverLimit() {
       }
     }
     if (largest == 0) {  // nothing left that may spill: warn once it holds more than the limit
+      if (unique_over_limit_ == UniqueOverLimit::kStop && !unique_may_spill_) {
+        int64_t unique_bytes = 0;
+        for (size_t c = 0; c < unique_sets_.size(); ++c) unique_bytes += UniqueStateBytes(c);
+        if (unique_bytes > 0)
+          return Status::ResourceLimit("the unique state (" + std::to_string(unique_bytes) +
+                                       " bytes with its next growth) would pass the memory limit (" +
+                                       std::to_string(memory_limit_) + " bytes) where it cannot spill");
+      }
       const int64_t held = StateBytes(/*with_growth=*/false);
       if (held > memory_limit_) unspillable_state_bytes_ = std::max(unspillable_state_bytes_, held);
       break;
@@ -127,10 +135,12 @@ Status Merger::FinishSpills() {
     const CheckInfo& info = plan_->checks()[d.check];
     const bool error = info.options.severity == Severity::kError;
     const size_t room = static_cast<size_t>(std::max<int64_t>(0, max_violations_ - listed_[d.check]));
+    RepeatLog* log = repeat_logs_.empty() ? nullptr : repeat_logs_[d.check].get();
     d.status = unique_spills_[d.check]->Finish(
         room,
-        [&](int64_t row) {
+        [&](int64_t row, int64_t first_row) {
           ++d.repeats;
+          if (log) log->Add(row, first_row);
           if (error && MarkBadAfterSpill(row)) newly_bad.fetch_add(1, std::memory_order_relaxed);
         },
         &d.listed, FinishPartitionBytes());
@@ -144,6 +154,7 @@ Status Merger::FinishSpills() {
   bool listed_more = false;
   for (const auto& d : decided) {  // in check order: the report does not depend on the threads
     RETURN_IF_ERROR(d->status);
+    if (!repeat_logs_.empty() && repeat_logs_[d->check]) RETURN_IF_ERROR(repeat_logs_[d->check]->status());
     const size_t c = d->check;
     const CheckInfo& info = plan_->checks()[c];
     violations_[c] += d->repeats;
@@ -180,6 +191,14 @@ Status Merger::FinishSpills() {
     list_positions_ = std::move(positions);
   }
   return Status::OK();
+}
+
+Result<UniqueRepeatLogs> Merger::TakeRepeatLogs() {
+  if (!spills_finished_) return Status::Internal("Merger::TakeRepeatLogs before FinishSpills");
+  RETURN_IF_ERROR(repeat_log_status_);
+  for (const auto& log : repeat_logs_)
+    if (log) RETURN_IF_ERROR(log->status());
+  return std::move(repeat_logs_);
 }
 
 }  // namespace griffin

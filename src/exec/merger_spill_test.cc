@@ -2,7 +2,9 @@
 // state spills first, that a spilled run's report is the in-memory one (a row
 // that repeats in two spilled checks is bad once, the list stays in row order),
 // that a second FinishSpills changes nothing, and that `unique` states do
-// not spill when verdicts leave batch by batch. engine_spill_test.cc covers
+// not spill when verdicts leave batch by batch, and the two-pass run that
+// replaces it (a first pass logs the repeats, a second takes its verdicts from
+// the logs). engine_spill_test.cc covers
 // threads, batch sizes and every key type through RunValidation.
 #include <filesystem>
 #include <string>
@@ -138,6 +140,116 @@ TEST(MergerSpillTest, UniqueDoesNotSpillWhenRowsAreConsumedAndTheExcessIsReporte
   EXPECT_FALSE(consumed.report.spill.has_value());
   EXPECT_GT(consumed.report.unspillable_state_bytes, 1);
   ExpectSameVerdicts(consumed.report, MergeRows(3000, 250, 0).report);
+}
+
+// A run of MergeRows' rows with `options`, a row consumer recording each
+// row's verdict ("" clean, else its errors) when `consume`.
+struct VerdictRun {
+  Report report;
+  std::vector<std::string> verdicts;
+  Status status;
+  UniqueRepeatLogs logs;  // options.log_unique_repeats: taken after FinishSpills
+};
+
+VerdictRun MergeWithVerdicts(int rows, size_t batch_rows, MergerOptions options, bool consume) {
+  auto plan = Compile();
+  options.tmp_dir = std::filesystem::temp_directory_path().string();
+  const bool log = options.log_unique_repeats;
+  VerdictRun run;
+  Merger::RowConsumer consumer = nullptr;
+  if (consume) {
+    consumer = [&run](const RowVerdicts& v) {
+      for (int64_t r = 0; r < v.batch->num_rows; ++r) run.verdicts.push_back(v.bad[r] ? "bad:" : "");
+      for (size_t i = 0; i < v.bad_rows.size(); ++i)
+        for (uint32_t e = v.error_offsets[i]; e < v.error_offsets[i + 1]; ++e)
+          run.verdicts[static_cast<size_t>(v.base_row + v.bad_rows[i])] +=
+              " " + v.errors[e].check + "=" + v.errors[e].message;
+      return Status::OK();
+    };
+  }
+  Merger merger(plan, std::move(options), consumer);
+  BatchEvaluator evaluator(plan);
+  for (const auto& batch : SplitRows({"big", "small", "n"}, Rows(rows), batch_rows)) {
+    auto result = evaluator.Evaluate(batch);
+    EXPECT_TRUE(result.ok()) << result.status().message();
+    run.status = merger.Merge(**result);
+    if (!run.status.ok()) return run;
+  }
+  run.status = merger.FinishSpills();
+  if (!run.status.ok()) return run;
+  run.report = merger.Finish(/*text_input=*/true);
+  if (log) {
+    auto logs = merger.TakeRepeatLogs();
+    if (!logs.ok()) run.status = logs.status();
+    else run.logs = std::move(*logs);
+  }
+  return run;
+}
+
+TEST(MergerSpillTest, WithKStopAUniqueStateThatCannotSpillStopsTheMergeWithResourceLimit) {
+  MergerOptions options;
+  options.memory_limit = 1;
+  options.unique_over_limit = UniqueOverLimit::kStop;
+  const VerdictRun stopped = MergeWithVerdicts(3000, 250, options, /*consume=*/true);
+  EXPECT_EQ(stopped.status.code(), StatusCode::kResourceLimit) << stopped.status.message();
+  EXPECT_NE(stopped.status.message().find("memory limit"), std::string::npos) << stopped.status.message();
+  // Without a row consumer the same state spills instead: no stop.
+  const VerdictRun spilled = MergeWithVerdicts(3000, 250, options, /*consume=*/false);
+  EXPECT_TRUE(spilled.status.ok()) << spilled.status.message();
+  // Under the limit nothing stops.
+  options.memory_limit = 64 << 20;
+  EXPECT_TRUE(MergeWithVerdicts(3000, 250, options, /*consume=*/true).status.ok());
+}
+
+TEST(MergerSpillTest, TwoPassesGiveTheInMemoryVerdictsAndReport) {
+  MergerOptions plain;
+  const VerdictRun in_memory = MergeWithVerdicts(3000, 250, plain, /*consume=*/true);
+  ASSERT_TRUE(in_memory.status.ok()) << in_memory.status.message();
+  ASSERT_EQ(in_memory.report.bad_rows, 30);
+  for (int64_t first_limit : {int64_t{1}, int64_t{0}}) {     // every state spilled, or none
+    for (size_t batch_rows : {size_t{1}, size_t{250}, size_t{3000}}) {
+      MergerOptions first;
+      first.memory_limit = first_limit;
+      first.log_unique_repeats = true;
+      const VerdictRun logged = MergeWithVerdicts(3000, batch_rows, first, /*consume=*/false);
+      ASSERT_TRUE(logged.status.ok()) << logged.status.message();
+      EXPECT_EQ(logged.report.spill.has_value(), first_limit == 1);
+      ASSERT_EQ(logged.logs.size(), 4u);  // per check: big.unique, small.unique, n.type, n.unique
+      EXPECT_EQ(logged.logs[2], nullptr);
+      ASSERT_NE(logged.logs[3], nullptr);
+      EXPECT_EQ(logged.logs[3]->repeats(), 30);
+      EXPECT_EQ(logged.logs[0]->repeats(), 30);
+      EXPECT_EQ(logged.logs[1]->repeats(), 2997);  // `small`: three values
+      MergerOptions second;
+      second.memory_limit = 1;  // nothing is held: no key state for a limit to stop
+      second.unique_over_limit = UniqueOverLimit::kStop;
+      second.known_unique_repeats = logged.logs;
+      const VerdictRun known = MergeWithVerdicts(3000, batch_rows == 1 ? 7 : batch_rows, second, /*consume=*/true);
+      ASSERT_TRUE(known.status.ok()) << known.status.message();
+      EXPECT_EQ(known.verdicts, in_memory.verdicts) << "batch rows " << batch_rows;
+      ExpectSameVerdicts(known.report, in_memory.report);
+      EXPECT_EQ(known.report.unspillable_state_bytes, 0);
+    }
+  }
+}
+
+TEST(MergerSpillTest, ALogForACheckThatIsNotUniqueIsRefused) {
+  auto log = RepeatLog::Open(std::filesystem::temp_directory_path().string());
+  ASSERT_TRUE(log.ok());
+  MergerOptions options;
+  options.known_unique_repeats.resize(1);
+  options.known_unique_repeats[0] = std::move(*log);
+  auto rules = LoadRuleText("griffin: 1\ndataset: t\ncolumns:\n  big:\n    not_null: true\n", "rules.yaml");
+  ASSERT_TRUE(rules.ok());
+  auto plan = Plan::Compile(*rules, 0);
+  ASSERT_TRUE(plan.ok());
+  Merger merger(*plan, std::move(options), nullptr);
+  BatchEvaluator evaluator(*plan);
+  auto batches = SplitRows({"big"}, {{"a"}, {"b"}}, 2);
+  auto result = evaluator.Evaluate(batches[0]);
+  ASSERT_TRUE(result.ok());
+  const Status merged = merger.Merge(**result);
+  EXPECT_EQ(merged.code(), StatusCode::kInternal);
 }
 
 }  // namespace

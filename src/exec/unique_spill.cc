@@ -88,7 +88,7 @@ void UniqueSpill::Add(uint64_t hash, std::string_view key, int64_t row, const Va
   spill_->Append(hash, record_);
 }
 
-Status UniqueSpill::Finish(size_t room, const std::function<void(int64_t row)>& on_repeat,
+Status UniqueSpill::Finish(size_t room, const std::function<void(int64_t row, int64_t first_row)>& on_repeat,
                            std::vector<SpilledRepeat>* listed, int64_t max_partition_bytes) {
   RETURN_IF_ERROR(spill_->status());
   auto by_row = [](const SpilledRepeat& a, const SpilledRepeat& b) { return a.row < b.row; };
@@ -117,7 +117,7 @@ Status UniqueSpill::Finish(size_t room, const std::function<void(int64_t row)>& 
       }
       const int64_t first = set.InsertOrFind(hash, key, row);
       if (first < 0) continue;
-      on_repeat(row);
+      on_repeat(row, first);
       if (room == 0 || (listed->size() == room && row >= listed->front().row)) continue;
       SpilledRepeat repeat;
       repeat.row = row;

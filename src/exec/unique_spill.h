@@ -43,12 +43,12 @@ class UniqueSpill {
   // An occurrence at `row` (rows ascend across calls) with its value as read.
   void Add(uint64_t hash, std::string_view key, int64_t row, const ValueView& value);
 
-  // Finds every repeat: calls on_repeat(row) for each (in row order within a
+  // Finds every repeat: calls on_repeat(row, first_row) for each (in row order within a
   // partition, partitions one after another), and fills `listed` with the
   // `room` repeats of the smallest rows, ascending. A partition of more than
   // `max_partition_bytes` is split first (KeySpill::VisitBounded), so about
   // that much plus its set (at most ~1.7x as much) is held at a time.
-  Status Finish(size_t room, const std::function<void(int64_t row)>& on_repeat, std::vector<SpilledRepeat>* listed,
+  Status Finish(size_t room, const std::function<void(int64_t row, int64_t first_row)>& on_repeat, std::vector<SpilledRepeat>* listed,
                 int64_t max_partition_bytes = INT64_MAX);
 
   const Status& status() const { return spill_->status(); }

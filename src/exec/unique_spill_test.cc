@@ -44,12 +44,13 @@ TEST(UniqueSpillTest, FindsTheRepeatsTheInMemoryPathFinds) {
     for (const auto& [key, row] : held) spill.AddFirst(Hash(key), key, row);
     for (int64_t row = spill_row; row < rows; ++row)
       spill.Add(Hash(keys[row]), keys[row], row, ValueView::Of(JsonScalar::Kind::kString, keys[row]));
-    std::vector<int64_t> found;
+    std::vector<std::pair<int64_t, int64_t>> found;
     std::vector<SpilledRepeat> listed;
-    ASSERT_TRUE(spill.Finish(room, [&](int64_t row) { found.push_back(row); }, &listed, max_partition_bytes).ok());
+    ASSERT_TRUE(spill.Finish(room, [&](int64_t row, int64_t first_row) { found.emplace_back(row, first_row); },
+                             &listed, max_partition_bytes).ok());
     std::sort(found.begin(), found.end());
     ASSERT_EQ(found.size(), repeats.size());
-    for (size_t i = 0; i < found.size(); ++i) EXPECT_EQ(found[i], repeats[i].first);
+    for (size_t i = 0; i < found.size(); ++i) EXPECT_EQ(found[i], repeats[i]);
     ASSERT_EQ(listed.size(), std::min(room, repeats.size()));
     for (size_t i = 0; i < listed.size(); ++i) {
       EXPECT_EQ(listed[i].row, repeats[i].first);
@@ -74,7 +75,7 @@ TEST(UniqueSpillTest, KeepsEachValueAsRead) {
   spill.Add(1, bytes, 7, ValueView::Null());
   spill.Add(1, bytes, 8, ValueView::Of(JsonScalar::Kind::kRaw, "7"));
   std::vector<SpilledRepeat> listed;
-  ASSERT_TRUE(spill.Finish(10, [](int64_t) {}, &listed, max_partition_bytes).ok());
+  ASSERT_TRUE(spill.Finish(10, [](int64_t, int64_t) {}, &listed, max_partition_bytes).ok());
   ASSERT_EQ(listed.size(), 4u);
   for (const SpilledRepeat& repeat : listed) EXPECT_EQ(repeat.first_row, 0);
   EXPECT_EQ(ReportValue(listed[0].View()).text, "007");

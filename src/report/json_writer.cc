@@ -154,7 +154,11 @@ std::string ReportToJson(const Report& report) {
       if (i) out += ", ";
       AppendJsonString(report.spill->checks[i], &out);
     }
-    out += "]}";
+    out += "]";
+    if (report.spill->passes > 1) {
+      out += ", "; Key("passes", &out); out += std::to_string(report.spill->passes);
+    }
+    out += "}";
   }
   if (!report.table_versions.empty()) {
     out += ",\n  "; Key("table_versions", &out); out += "[";

@@ -101,10 +101,13 @@ struct ColumnSummary {
 
 // A run whose state passed its memory limit (--memory-limit): the bytes its
 // spilled states wrote to temporary files, and the checks whose state spilled
-// (a `unique` check, or the distinct_count checks of a column).
+// (a `unique` check, or the distinct_count checks of a column). `passes`: 2
+// when the run read its inputs twice because a `unique` state passed the
+// limit in a run that writes outputs (the CLI's two-pass run, docs/engine.md).
 struct SpillSummary {
   int64_t bytes = 0;
   std::vector<std::string> checks;
+  int passes = 1;
 };
 
 struct Report {

@@ -79,6 +79,7 @@ Result<Report> ReportFromJson(const std::string& json, const std::string& source
     if (!e["bytes"].get(part)) spill.bytes = Integer(part);
     if (!e["checks"].get(part) && part.is_array())
       for (element name : part.get_array()) spill.checks.push_back(Text(name));
+    if (!e["passes"].get(part)) spill.passes = static_cast<int>(Integer(part));
     report.spill = std::move(spill);
   }
   if (field("schema_errors"))

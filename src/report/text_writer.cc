@@ -67,6 +67,7 @@ std::string ReportToText(const Report& report, bool color) {
                   WithThousands(report.spill->bytes).c_str());
     out += line;
     for (const std::string& check : report.spill->checks) out += " " + check;
+    if (report.spill->passes > 1) out += "; the inputs were read twice, the outputs written on the second pass";
     out += "\n";
   }
   if (const auto& inc = report.increment) {

@@ -23,6 +23,7 @@ enum class StatusCode {
   kUsageError,    // the command line is wrong (CLI exit 2)
   kInputError,    // an input could not be read (CLI exit 3)
   kStoreError,    // the run store failed (CLI exit 3)
+  kResourceLimit, // a state would pass its memory limit where it cannot spill, and the caller asked to stop (CLI exit 3)
   kInternal,      // a bug
 };
 
@@ -37,6 +38,7 @@ class [[nodiscard]] Status {
   static Status InputError(std::string m) { return {StatusCode::kInputError, std::move(m)}; }
   static Status StoreError(std::string m) { return {StatusCode::kStoreError, std::move(m)}; }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  static Status ResourceLimit(std::string m) { return {StatusCode::kResourceLimit, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

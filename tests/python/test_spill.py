@@ -80,28 +80,97 @@ def test_bench_data_spilled_report_is_the_in_memory_one(transactions, tmp_path):
     # A limit that some states pass mid-run; and one above them all.
     assert validate(rules, [transactions], "--memory-limit", "600K", "--batch-rows", "4096")[0] == baseline
     assert validate(rules, [transactions], "--memory-limit", "512MB", expect_spill=False)[0] == baseline
-    # With --clean, row verdicts leave batch by batch: only the distinct counts spill.
+    # With --clean, row verdicts leave batch by batch: the run reads its input twice
+    # (the first pass spills every state and logs the repeats), with the same report.
     clean = tmp_path / "clean.csv"
     got, spilled = validate(rules, [transactions], "--threads", "2", "--memory-limit", "1", "--clean", str(clean),
                             expect_spill=True)
     assert got == baseline
-    assert not unique_checks & set(spilled["spill"]["checks"])
+    assert unique_checks <= set(spilled["spill"]["checks"]) and spilled["spill"]["passes"] == 2
 
 
-def test_a_unique_state_that_may_not_spill_past_the_limit_is_a_warning(transactions, tmp_path):
-    command = [str(require_binary()), "validate", "-r", str(spill_rules(tmp_path)), str(transactions), "--no-store",
-               "--format", "json", "--memory-limit", "600K"]
-    quiet = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert quiet.returncode in (0, 1) and "warning" not in quiet.stderr, quiet.stderr
-    loud = subprocess.run(command + ["--quarantine", str(tmp_path / "bad.csv")], capture_output=True, text=True,
-                          timeout=300)
-    assert loud.returncode == quiet.returncode, loud.stderr
-    lines = loud.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("griffin: warning: unique state grew to "), loud.stderr
-    assert "past --memory-limit 600 KB: it cannot spill in a run that writes --clean or --quarantine" in lines[0]
+def run_outputs(rules, inputs, tmp_path, name, suffix, *extra, stdin=None):
+    """`griffin validate` with --clean and --quarantine of `suffix` under tmp_path/name:
+    (report, stderr, {output: bytes})."""
+    out = tmp_path / name
+    out.mkdir()
+    outputs = {"clean": out / f"clean{suffix}", "quarantine": out / f"bad{suffix}"}
+    command = [str(require_binary()), "validate", "-r", str(rules), *map(str, inputs), "--format", "json",
+               "--no-store", "--clean", str(outputs["clean"]), "--quarantine", str(outputs["quarantine"]), *extra]
+    done = subprocess.run(command, capture_output=True, timeout=300, stdin=stdin)
+    assert done.returncode in (0, 1), f"{command}: {done.returncode} {done.stderr.decode(errors='replace')}"
+    report = json.loads(done.stdout)
+    written = {kind: path.read_bytes() for kind, path in outputs.items()}
+    return report, done.stderr.decode(), written
+
+
+def strip_volatile(report):
+    return {k: v for k, v in report.items() if k not in VOLATILE}
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet", ".jsonl"])
+def test_outputs_past_the_limit_are_written_in_two_passes_byte_for_byte(transactions, tmp_path, suffix):
+    rules = spill_rules(tmp_path)
+    spill_dir = tmp_path / "spill"
+    spill_dir.mkdir()
+    base_report, base_err, base_out = run_outputs(rules, [transactions], tmp_path, "base", suffix,
+                                                  "--memory-limit", "0")
+    assert "spill" not in base_report and base_err == ""
+    assert base_report["bad_rows"] > 0 and any(c["name"] == "txn_id.unique" and c["violations"] > 0
+                                               for c in base_report["checks"])
+    for threads, batch_rows, limit in (("1", "1000", "1"), ("2", "65536", "1"), ("2", "4096", "600K")):
+        name = f"t{threads}b{batch_rows}l{limit}"
+        report, err, written = run_outputs(rules, [transactions], tmp_path, name, suffix, "--threads", threads,
+                                           "--batch-rows", batch_rows, "--memory-limit", limit,
+                                           "--tmp-dir", str(spill_dir))
+        assert strip_volatile(report) == strip_volatile(base_report), name
+        assert report["spill"]["passes"] == 2 and "txn_id.unique" in report["spill"]["checks"], report["spill"]
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "reading the inputs twice" in lines[0], err
+        for kind in written:
+            assert written[kind] == base_out[kind], (name, kind)
+        assert list(spill_dir.iterdir()) == []
+
+
+def test_a_schema_error_found_at_the_end_is_known_from_the_first_row_of_the_second_pass(transactions, tmp_path):
+    # JSON lines where `country` (a checked column) appears in no line: the one-pass run
+    # learns it at the end and rewrites its outputs; the two-pass run knows it from the
+    # first pass. Every row is bad either way, and the outputs are the same bytes.
+    import csv
+    narrow = tmp_path / "narrow.jsonl"
+    with open(transactions, newline="") as source, open(narrow, "w") as out:
+        for i, row in enumerate(csv.DictReader(source)):
+            if i == 20000:
+                break
+            row.pop("country")
+            out.write(json.dumps(row) + "\n")
+    rules = spill_rules(tmp_path)
+    base_report, _, base_out = run_outputs(rules, [narrow], tmp_path, "base", ".jsonl", "--memory-limit", "0",
+                                           "--batch-rows", "4096")
+    assert base_report["schema_errors"] and base_report["bad_rows"] == base_report["rows"] == 20000
+    report, err, written = run_outputs(rules, [narrow], tmp_path, "two", ".jsonl", "--memory-limit", "1",
+                                       "--batch-rows", "4096")
+    assert "reading the inputs twice" in err
+    assert strip_volatile(report) == strip_volatile(base_report)
+    assert written == base_out
+    assert written["clean"] == b""
+
+
+def test_a_unique_state_past_the_limit_on_standard_input_is_a_warning(transactions, tmp_path):
+    """Standard input cannot be read twice: the state is held past the limit, with one line."""
+    rules = spill_rules(tmp_path)
+    with open(transactions, "rb") as data:
+        quiet, quiet_err, quiet_out = run_outputs(rules, ["-"], tmp_path, "quiet", ".csv", stdin=data)
+    with open(transactions, "rb") as data:
+        loud, loud_err, loud_out = run_outputs(rules, ["-"], tmp_path, "loud", ".csv", "--memory-limit", "600K",
+                                               stdin=data)
+    assert "warning" not in quiet_err, quiet_err
+    lines = loud_err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("griffin: warning: unique state grew to "), loud_err
+    assert ("past --memory-limit 600 KB: it cannot spill in a run that writes --clean or --quarantine from "
+            "standard input") in lines[0]
     # The run itself is the same run: the warning changes nothing else.
-    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in VOLATILE}  # noqa: E731
-    assert strip(loud.stdout) == strip(quiet.stdout)
+    assert strip_volatile(loud) == strip_volatile(quiet) and loud_out == quiet_out
 
 
 def test_text_report_says_it_spilled(transactions, tmp_path):
