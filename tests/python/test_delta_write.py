@@ -173,3 +173,42 @@ def test_an_output_takes_no_time_travel(tmp_path):
     done = run(tmp_path, data, "--no-store", "--clean", f"delta:{tmp_path / 'clean'}@v=3")
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_data_files_are_encoded_in_parallel_in_order_and_distinct_text_has_no_dictionary(tmp_path):
+    # 140,000 clean rows are three spooled groups of 65,536 rows at most: three data files,
+    # encoded on a thread per core, committed with their statistics. A column of
+    # distinct strings is written without a dictionary (as .parquet outputs decide
+    # it); a column of few values keeps one.
+    count = 210_000
+    data = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"key": [f"k{i:07d}" for i in range(count)],
+                             "city": [("Oslo", "Rome", "Lima")[i % 3] for i in range(count)],
+                             "n": list(range(count))}), data)
+    rules = tmp_path / "wide.rules.yaml"
+    rules.write_text("griffin: 1\ndataset: wide\ncolumns:\n  key:\n    not_null: true\n"
+                     "  city:\n    in: [Oslo, Rome]\n")
+    for output in (f"delta:{tmp_path / 'clean'}", str(tmp_path / "clean.parquet")):
+        done = subprocess.run([str(require_binary()), "validate", "-r", str(rules), str(data), "--no-store",
+                               "--clean", output], capture_output=True, text=True, timeout=180)
+        assert done.returncode == 1, done.stderr
+    table = deltalake.DeltaTable(tmp_path / "clean")
+    adds = pa.table(table.get_add_actions(flatten=True)).to_pylist()
+    assert len(adds) == 3, adds
+    kept = sum(1 for i in range(count) if i % 3 != 2)
+    assert sum(a["num_records"] for a in adds) == kept
+    expected = pq.read_table(tmp_path / "clean.parquet").select(["key", "city", "n"]).sort_by("n")
+    got = pa.table(table.to_pyarrow_table()).select(["key", "city", "n"]).sort_by("n")
+    assert got.num_rows == kept and got.equals(expected)
+    # Each file holds a contiguous run of rows, and its statistics say which.
+    for add in adds:
+        rows_in_file = pq.read_table(tmp_path / "clean" / add["path"], columns=["n"])["n"].to_pylist()
+        assert rows_in_file == sorted(rows_in_file)
+        assert (add["min.n"], add["max.n"]) == (rows_in_file[0], rows_in_file[-1])
+    for add in adds:
+        metadata = pq.ParquetFile(tmp_path / "clean" / add["path"]).metadata
+        for g in range(metadata.num_row_groups):
+            columns = {metadata.row_group(g).column(c).path_in_schema: metadata.row_group(g).column(c)
+                       for c in range(metadata.num_columns)}
+            assert not columns["key"].has_dictionary_page, add["path"]
+            assert columns["city"].has_dictionary_page, add["path"]

@@ -38,10 +38,12 @@ int griffin_delta_scan(const GriffinDeltaSnapshot* snapshot, const char* const* 
 // Appends the rows of stream (consumed and released) to the table at location as ONE
 // commit (Parquet files first, then _delta_log/<version>.json put-if-absent), creating
 // the table, unpartitioned, when its log is empty. compression: the data files' page
-// codec, "snappy" (null or "" too), "zstd", "lz4" (LZ4_RAW) or "none".
-// *version: the committed version.
+// codec, "snappy" (null or "" too), "zstd", "lz4" (LZ4_RAW) or "none"; plain_columns:
+// the (physical) columns written without a dictionary. The stream's batches are encoded
+// on up to one thread per core, one data file each. *version: the committed version.
 int griffin_delta_append(const char* location, const char* const* option_keys,
                          const char* const* option_values, size_t option_count, const char* compression,
+                         const char* const* plain_columns, size_t plain_column_count,
                          struct ArrowArrayStream* stream, int64_t* version, char** error);
 void griffin_delta_snapshot_free(GriffinDeltaSnapshot* snapshot);
 void griffin_delta_free_string(char* text);

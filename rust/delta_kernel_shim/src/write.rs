@@ -5,7 +5,8 @@
 //! concurrent writer that took the version makes this commit fail rather than overwrite.
 
 use std::ffi::{c_char, c_int};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use delta_kernel::arrow::ffi_stream::{RecordBatchStreamReader, FFI_ArrowArrayStream};
 use delta_kernel::arrow::record_batch::{RecordBatch, RecordBatchReader};
@@ -17,6 +18,7 @@ use delta_kernel::object_store::{ObjectStore, ObjectStoreExt as _};
 use delta_kernel::parquet::arrow::arrow_writer::{ArrowWriter, ArrowWriterOptions};
 use delta_kernel::parquet::basic::{Compression, ZstdLevel};
 use delta_kernel::parquet::file::properties::WriterProperties;
+use delta_kernel::parquet::schema::types::ColumnPath;
 use delta_kernel::schema::StructType;
 use delta_kernel::transaction::create_table::create_table;
 use delta_kernel::transaction::{BoundWriteContext, CommitResult, Imperative, Transaction, UpdateTableOperation};
@@ -66,17 +68,35 @@ fn compression_named(name: &str) -> Result<Compression, String> {
     }
 }
 
-/// Writes one batch as a new data file under the context's write directory and returns its
-/// Add action metadata. This is DefaultEngine::write_parquet (the logical-to-physical
-/// transform, the file statistics, a PUT then a HEAD) with the shim's writer properties:
-/// the default engine's writer leaves the pages uncompressed.
-async fn write_data_file(
+/// How the data files' pages are written: the codec, and the (physical) columns written
+/// without a dictionary (the caller's choice: mostly distinct text, where a dictionary is
+/// pure cost).
+#[derive(Clone)]
+struct PageOptions {
+    compression: Compression,
+    plain_columns: Vec<String>,
+}
+
+impl PageOptions {
+    fn writer_properties(&self) -> WriterProperties {
+        let mut builder = WriterProperties::builder().set_compression(self.compression);
+        for name in &self.plain_columns {
+            builder = builder.set_column_dictionary_enabled(ColumnPath::from(name.as_str()), false);
+        }
+        builder.build()
+    }
+}
+
+/// One batch as a data file's bytes and its statistics: the CPU half of
+/// DefaultEngine::write_parquet (the logical-to-physical transform, the file statistics,
+/// the Parquet encoding) with the shim's writer properties (the default engine's writer
+/// leaves the pages uncompressed). Runs on any thread.
+fn encode_data_file(
     engine: &Engine,
-    store: &Arc<dyn ObjectStore>,
     batch: RecordBatch,
     context: &BoundWriteContext,
-    compression: Compression,
-) -> KernelResult<Box<dyn EngineData>> {
+    pages: &PageOptions,
+) -> KernelResult<(Vec<u8>, delta_kernel::arrow::array::StructArray)> {
     let input_schema = delta_kernel::schema::Schema::try_from_arrow(batch.schema())?;
     let physical_schema = context.physical_data_schema();
     let to_physical = engine.evaluation_handler().new_expression_evaluator(
@@ -89,13 +109,22 @@ async fn write_data_file(
     let batch = physical.record_batch();
     let stats = collect_stats(batch, context.stats_columns(), physical_schema)?;
 
-    let properties = WriterProperties::builder().set_compression(compression).build();
-    let options = ArrowWriterOptions::new().with_skip_arrow_metadata(true).with_properties(properties);
+    let options = ArrowWriterOptions::new().with_skip_arrow_metadata(true).with_properties(pages.writer_properties());
     let mut buffer = Vec::new();
     let mut writer = ArrowWriter::try_new_with_options(&mut buffer, batch.schema(), options)?;
     writer.write(batch)?;
     writer.close()?;
+    Ok((buffer, stats))
+}
 
+/// Puts a data file's bytes under the context's write directory (a PUT then a HEAD, as
+/// DefaultEngine::write_parquet) and returns its Add action metadata.
+async fn put_data_file(
+    store: Arc<dyn ObjectStore>,
+    buffer: Vec<u8>,
+    stats: delta_kernel::arrow::array::StructArray,
+    context: Arc<BoundWriteContext>,
+) -> KernelResult<Box<dyn EngineData>> {
     let size = buffer.len() as u64;
     let location = context.write_dir().join(&format!("{}.parquet", Uuid::new_v4()))?;
     let path = StorePath::from_url_path(location.path())?;
@@ -108,32 +137,66 @@ async fn write_data_file(
         )));
     }
     let file = FileMeta::new(location, written.last_modified.timestamp_millis(), size);
-    build_add_file_metadata(DataFileMetadata::new(file, stats), context)
+    build_add_file_metadata(DataFileMetadata::new(file, stats), context.as_ref())
 }
 
-/// Writes every batch of `reader` as a Parquet data file and stages the files on `txn`.
+/// Writes every batch of `reader` as a Parquet data file and stages the files on `txn`, in
+/// the reader's order. The batches are encoded on up to one thread per core (the CPU work;
+/// each file's PUT goes through the executor), and the first error stops the rest. The
+/// batches are the spooled run's (memory-mapped on the C++ side), so holding them all
+/// holds no copy.
 fn stage<S>(
     txn: &mut Transaction<S, Imperative>,
     engine: &Arc<Engine>,
     store: &Arc<dyn ObjectStore>,
     executor: &TokioBackgroundExecutor,
     reader: &mut RecordBatchStreamReader,
-    compression: Compression,
+    pages: &PageOptions,
 ) -> Result<i64, String> {
     let state = txn.write_state().map_err(|e| e.to_string())?;
     let context = Arc::new(state.write_context_builder().build().map_err(|e| e.to_string())?);
-    let mut rows = 0i64;
+    let mut batches = Vec::new();
     for batch in reader {
         let batch = batch.map_err(|e| e.to_string())?;
-        if batch.num_rows() == 0 {
-            continue;
+        if batch.num_rows() > 0 {
+            batches.push(batch);
         }
-        rows += batch.num_rows() as i64;
-        let (engine, store, context) = (engine.clone(), store.clone(), context.clone());
-        let added = executor.block_on(async move {
-            write_data_file(engine.as_ref(), &store, batch, context.as_ref(), compression).await
-        });
-        txn.add_files(added.map_err(|e| e.to_string())?);
+    }
+    let rows = batches.iter().map(|b| b.num_rows() as i64).sum();
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(batches.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let added: Vec<Mutex<Option<Result<Box<dyn EngineData>, String>>>> =
+        (0..batches.len()).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= batches.len() || failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let written = encode_data_file(engine.as_ref(), batches[i].clone(), context.as_ref(), pages)
+                    .and_then(|(buffer, stats)| {
+                        let (store, context) = (store.clone(), context.clone());
+                        executor.block_on(async move { put_data_file(store, buffer, stats, context).await })
+                    })
+                    .map_err(|e| e.to_string());
+                if written.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                *added[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(written);
+            });
+        }
+    });
+    for slot in added {
+        match slot.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()) {
+            Some(Ok(file)) => txn.add_files(file),
+            Some(Err(error)) => return Err(error),
+            None => {} // not written: an earlier error stopped it, and is returned below
+        }
+    }
+    if failed.load(Ordering::Relaxed) {
+        return Err("a data file could not be written; nothing was committed".into());
     }
     Ok(rows)
 }
@@ -152,7 +215,7 @@ fn committed_version<S>(result: CommitResult<S, Imperative>) -> Result<i64, Stri
 fn append(
     location: &str,
     options: &[(String, String)],
-    compression: Compression,
+    pages: &PageOptions,
     stream: *mut FFI_ArrowArrayStream,
 ) -> Result<i64, String> {
     let mut reader = unsafe { RecordBatchStreamReader::from_raw(stream) }.map_err(|e| e.to_string())?;
@@ -166,7 +229,7 @@ fn append(
         let mut txn = create_table(url.as_str(), Arc::new(schema), ENGINE_INFO, true)
             .build(engine.as_ref(), Box::new(FileSystemCommitter::new()))
             .map_err(|e| e.to_string())?;
-        stage(&mut txn, &engine, &store, &executor, &mut reader, compression)?;
+        stage(&mut txn, &engine, &store, &executor, &mut reader, pages)?;
         committed_version(txn.commit(engine.as_ref()).map_err(|e| e.to_string())?)
     } else {
         let snapshot = Snapshot::builder_for(url.as_str()).build(engine.as_ref()).map_err(|e| e.to_string())?;
@@ -175,7 +238,7 @@ fn append(
             .with_blind_append()
             .build(engine.as_ref(), Box::new(FileSystemCommitter::new()))
             .map_err(|e| e.to_string())?;
-        stage(&mut txn, &engine, &store, &executor, &mut reader, compression)?;
+        stage(&mut txn, &engine, &store, &executor, &mut reader, pages)?;
         committed_version(txn.commit(engine.as_ref()).map_err(|e| e.to_string())?)
     }
 }
@@ -190,8 +253,10 @@ fn table_url_for_write(location: &str) -> Result<Url, String> {
 
 /// Appends the rows of `stream` (consumed, released) to the table at `location` as one
 /// commit, creating the table when it has no log yet, its data files' pages compressed with
-/// `compression` (snappy, zstd, lz4 or none; null or empty: snappy). Sets `*version` to the
-/// committed version. Returns 0, or -1 with `*error` set (then nothing was committed).
+/// `compression` (snappy, zstd, lz4 or none; null or empty: snappy), and the
+/// `plain_column_count` columns named in `plain_columns` written without a dictionary.
+/// Sets `*version` to the committed version. Returns 0, or -1 with `*error` set (then
+/// nothing was committed).
 #[no_mangle]
 pub extern "C" fn griffin_delta_append(
     location: *const c_char,
@@ -199,6 +264,8 @@ pub extern "C" fn griffin_delta_append(
     option_values: *const *const c_char,
     option_count: usize,
     compression: *const c_char,
+    plain_columns: *const *const c_char,
+    plain_column_count: usize,
     stream: *mut FFI_ArrowArrayStream,
     version: *mut i64,
     error: *mut *mut c_char,
@@ -207,7 +274,15 @@ pub extern "C" fn griffin_delta_append(
         let location = c_text(location, "table location")?;
         let options = store_options(option_keys, option_values, option_count)?;
         let compression = if compression.is_null() { "" } else { c_text(compression, "compression")? };
-        let committed = append(location, &options, compression_named(compression)?, stream)?;
+        if plain_columns.is_null() && plain_column_count > 0 {
+            return Err("plain column names are missing".into());
+        }
+        let mut names = Vec::with_capacity(plain_column_count);
+        for i in 0..plain_column_count {
+            names.push(c_text(unsafe { *plain_columns.add(i) }, "column name")?.to_string());
+        }
+        let pages = PageOptions { compression: compression_named(compression)?, plain_columns: names };
+        let committed = append(location, &options, &pages, stream)?;
         if !version.is_null() {
             unsafe { *version = committed };
         }

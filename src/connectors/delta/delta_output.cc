@@ -10,6 +10,7 @@
 #include "connectors/delta/delta_table_ref.h"
 #include "delta_kernel_shim.h"
 #include "io/spooled_output.h"
+#include "sinks/parquet_dictionary_choice.h"
 
 namespace griffin::delta {
 namespace {
@@ -47,6 +48,17 @@ class DeltaOutput : public SpooledOutput {
     if (!file.ok()) return Status::InputError(ref_.display + ": " + file.status().ToString());
     auto ipc = arrow::ipc::RecordBatchFileReader::Open(*file);
     if (!ipc.ok()) return Status::InputError(ref_.display + ": " + ipc.status().ToString());
+    // Mostly distinct text columns are written without a dictionary, as .parquet
+    // outputs decide it: from the first batch (kGroupRows rows however the input
+    // was batched), so a rerun writes the same pages.
+    std::vector<std::string> plain_columns;
+    if ((*ipc)->num_record_batches() > 0) {
+      auto first = (*ipc)->ReadRecordBatch(0);
+      if (!first.ok()) return Status::InputError(ref_.display + ": " + first.status().ToString());
+      plain_columns = MostlyDistinctTextColumns(**first);
+    }
+    std::vector<const char*> plain_names;
+    for (const std::string& name : plain_columns) plain_names.push_back(name.c_str());
     ArrowArrayStream stream{};
     if (auto exported = arrow::ExportRecordBatchReader(std::make_shared<SpoolReader>(*ipc), &stream); !exported.ok())
       return Status::InputError(ref_.display + ": " + exported.ToString());
@@ -58,7 +70,8 @@ class DeltaOutput : public SpooledOutput {
     int64_t version = -1;
     char* error = nullptr;
     const int rc = griffin_delta_append(ref_.location.c_str(), keys.data(), values.data(), keys.size(),
-                                        ParquetCodecName(codec_), &stream, &version, &error);
+                                        ParquetCodecName(codec_), plain_names.data(), plain_names.size(), &stream,
+                                        &version, &error);
     if (stream.release != nullptr) stream.release(&stream);  // not taken (an early error)
     if (rc != 0) {
       std::string message = error ? error : "unknown error";
