@@ -281,3 +281,25 @@ def test_random_data_spilled_report_is_the_in_memory_one(tmp_path, table, thread
     got, _ = validate(rules, [data], "--threads", threads, "--batch-rows", batch_rows, "--max-violations",
                       max_violations, "--memory-limit", limit, "--tmp-dir", str(tmp_path))
     assert got == baseline
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(table=tables(), threads=st.sampled_from(["1", "2"]), batch_rows=st.sampled_from(["1", "3", "17", "65536"]),
+       suffix=st.sampled_from([".csv", ".jsonl", ".parquet"]))
+def test_random_data_outputs_in_two_passes_are_the_in_memory_ones(tmp_path, table, threads, batch_rows, suffix):
+    """A 1-byte limit makes every run with a `unique` key read its input twice: the
+    outputs and the report must be the one-pass run's, byte for byte."""
+    import tempfile
+    example = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    rules = example / "random.rules.yaml"
+    rules.write_text(RANDOM_RULES)
+    data = example / "random.csv"
+    data.write_text("s,i,f,t\n" + "".join(",".join(_csv_cell(v) for v in row) + "\n" for row in table))
+    base_report, _, base_out = run_outputs(rules, [data], example, "base", suffix, "--threads", "1",
+                                           "--memory-limit", "0")
+    report, err, written = run_outputs(rules, [data], example, "two", suffix, "--threads", threads,
+                                       "--batch-rows", batch_rows, "--memory-limit", "1", "--tmp-dir", str(example))
+    assert strip_volatile(report) == strip_volatile(base_report)
+    assert written == base_out
+    if any(row[0] is not None for row in table):  # a `unique` key was held: the run took two passes
+        assert report["spill"]["passes"] == 2 and "reading the inputs twice" in err, (report.get("spill"), err)
