@@ -20,6 +20,13 @@
 namespace griffin::kafka {
 namespace {
 
+// librdkafka's reconnect backoff doubles up to reconnect.backoff.max.ms (10 s by
+// default) while a broker is down, so after a broker restart a client could wait
+// up to 10 s before it reconnects: longer than a short --commit-timeout, which
+// then failed the first transaction after the outage (exit 3). 1 s is the Java
+// client's default; --config can set another.
+constexpr const char* kReconnectBackoffMaxMs = "1000";
+
 using Clock = std::chrono::steady_clock;
 
 constexpr int kPollMs = 100;               // idle consumer poll: how fast a stop is seen
@@ -141,7 +148,8 @@ class StreamRunner {
                                         {"enable.auto.commit", "false", ""},
                                         {"enable.auto.offset.store", "false", ""},
                                         {"auto.offset.reset", "earliest", ""},
-                                        {"socket.nagle.disable", "true", ""}};
+                                        {"socket.nagle.disable", "true", ""},
+                                        {"reconnect.backoff.max.ms", kReconnectBackoffMaxMs, ""}};
     ClientSettings producer_settings = {{"bootstrap.servers", options_.to.bootstrap, ""},
                                         {"transactional.id", transactional_id_, ""},
                                         {"transaction.timeout.ms", std::to_string(options_.commit_timeout_ms), ""},
@@ -149,7 +157,8 @@ class StreamRunner {
                                         // A transaction is several small requests in a row (bench/README.md, "Streaming").
                                         {"socket.nagle.disable", "true", ""},
                                         // The broker's and the topic's limits decide a record's size.
-                                        {"message.max.bytes", "268435456", ""}};
+                                        {"message.max.bytes", "268435456", ""},
+                                        {"reconnect.backoff.max.ms", kReconnectBackoffMaxMs, ""}};
     for (const KafkaUri* uri : {&options_.dead_letter, &options_.unique_state}) {
       if (!uri->text.empty() && uri->bootstrap != options_.to.bootstrap) {
         return Status::UsageError(uri->text + ": must be on the clean topic's cluster (" + options_.to.bootstrap +
