@@ -69,29 +69,7 @@ Merger::Merger(std::shared_ptr<const Plan> plan, MergerOptions options, RowConsu
   }
   for (const RowPlan& row : plan_->rows())
     if (row.rule->kind == RowCheck::Kind::kUnique) unique_sets_[row.check_index] = std::make_unique<UniqueSet>();
-  if (!options.known_unique_repeats.empty()) {  // the second pass: no keys for the checks with a log
-    repeats_known_ = true;
-    repeat_logs_ = std::move(options.known_unique_repeats);
-    repeat_logs_.resize(num_checks);
-    for (size_t c = 0; c < num_checks; ++c) {
-      if (!repeat_logs_[c]) continue;
-      if (!unique_sets_[c] && !int_sets_[c]) {
-        repeat_log_status_ = Status::Internal("a repeat log for check " + plan_->checks()[c].name + ", not a unique check");
-        break;
-      }
-      unique_sets_[c].reset();
-      int_sets_[c].reset();
-      if (repeat_log_status_.ok()) repeat_log_status_ = repeat_logs_[c]->StartReading();
-    }
-  } else if (options.log_unique_repeats) {  // the first pass: every unique check logs its repeats
-    repeat_logs_.resize(num_checks);
-    for (size_t c = 0; c < num_checks && repeat_log_status_.ok(); ++c) {
-      if (!unique_sets_[c] && !int_sets_[c]) continue;
-      Result<std::unique_ptr<RepeatLog>> log = RepeatLog::Open(tmp_dir_);
-      if (log.ok()) repeat_logs_[c] = std::move(*log);
-      else repeat_log_status_ = log.status();
-    }
-  }
+  SetUpRepeatLogs(std::move(options.known_unique_repeats), options.log_unique_repeats);
   std::vector<MetricNeeds> needs(columns.size());
   for (const TablePlan& table : plan_->table()) {
     if (table.column_slot < 0) continue;
@@ -133,45 +111,6 @@ void Merger::ReserveForRows(int64_t expected_rows) {
     if (metrics) metrics->ReserveDistinct(keys_for(metrics->distinct()));
 }
 
-namespace {
-
-// Appends the batch's keys of a spilled check (`slot`: its column, -1 for
-// a row tuple; `numeric`: the keys are NumericKey's), with their values as
-// read, in row order.
-void SpillUniqueKeys(const BatchResult& result, const UniqueKeys& keys, int64_t base, int slot, bool numeric,
-                     UniqueSpill* spill) {
-  const TypedColumn* column = slot >= 0 ? &result.columns[slot] : nullptr;
-  char scratch[8];
-  for (size_t k = 0; k < keys.rows.size(); ++k) {
-    const int32_t row = keys.rows[k];
-    const ValueView value = slot >= 0 ? ViewValue(*result.batch, result.input_column[slot], row) : ValueView::Null();
-    if (numeric) {
-      const uint64_t key = NumericKey(*column, row);
-      spill->Add(Mix64(key), std::string_view(reinterpret_cast<const char*>(&key), 8), base + row, value);
-    } else {
-      spill->Add(keys.hashes[k], column ? ValueKey(*column, row, scratch) : std::string_view(keys.keys[k]),
-                 base + row, value);
-    }
-  }
-}
-
-}  // namespace
-
-Status Merger::TakeKnownRepeats(size_t c, BatchResult& result, int64_t base, std::vector<int64_t>* firsts) {
-  CheckBatchResult& check = result.checks[c];
-  const bool error = plan_->checks()[c].options.severity == Severity::kError;
-  RETURN_IF_ERROR(repeat_logs_[c]->TakeBefore(base + result.batch->num_rows, &known_scratch_));
-  for (const LoggedRepeat& repeat : known_scratch_) {
-    const int64_t row = repeat.row - base;
-    if (row < 0) return Status::Internal("a repeat log's row " + std::to_string(repeat.row) + " before its batch");
-    check.rows.push_back(static_cast<int32_t>(row));
-    firsts->push_back(repeat.first_row);
-    if (error) result.bad[row] = 1;
-  }
-  check.violations = static_cast<int64_t>(check.rows.size());
-  return Status::OK();
-}
-
 Status Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
                            std::vector<int32_t>* new_firsts) {
   constexpr size_t kPrefetchDistance = 8;  // slots are random: fetch ahead
@@ -189,9 +128,7 @@ Status Merger::MergeUnique(BatchResult& result, int64_t base, std::vector<std::v
     }
     RepeatLog* log = repeats_known_ ? nullptr : (repeat_logs_.empty() ? nullptr : repeat_logs_[c].get());
     if (unique_spills_[c]) {  // decided by FinishSpills
-      const int slot = check_slot_[c];
-      SpillUniqueKeys(result, keys, base, slot, slot >= 0 && plan_->columns()[slot].type != ValueType::kString,
-                      unique_spills_[c].get());
+      SpillBatchKeys(c, result, base);
       check.violations = 0;
       continue;
     }

@@ -135,6 +135,12 @@ class Merger {
   // Errors: the repeat logs' (writing, reading).
   Status MergeUnique(BatchResult& result, int64_t base, std::vector<std::vector<int64_t>>* first_rows,
                      std::vector<int32_t>* new_firsts);
+  // Two-pass runs (merger_spill.cc): opens a log per `unique` check
+  // (`log_repeats`, the first pass) or takes the `known` ones and drops those
+  // checks' key sets (the second); errors go to repeat_log_status_.
+  void SetUpRepeatLogs(UniqueRepeatLogs known, bool log_repeats);
+  // Appends the batch's keys of spilled check c, with their values as read, in row order.
+  void SpillBatchKeys(size_t c, const BatchResult& result, int64_t base);
   // A check whose repeats come from its log (known_unique_repeats): the batch's.
   Status TakeKnownRepeats(size_t check, BatchResult& result, int64_t base, std::vector<int64_t>* firsts);
   // Adds the batch's schema problems to schema_errors_ (each once).

@@ -1,6 +1,8 @@
 // Merger's spilling (MergerOptions::memory_limit): how many bytes the unique and
-// distinct states hold, spilling the largest to files while over the limit, and
-// deciding what spilled once the input ends (FinishSpills). merger.cc merges.
+// distinct states hold, spilling the largest to files while over the limit,
+// deciding what spilled once the input ends (FinishSpills), and the repeat logs
+// of two-pass runs (MergerOptions::log_unique_repeats, known_unique_repeats).
+// merger.cc merges.
 #include "exec/merger.h"
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <cstdint>
 #include <future>
 
+#include "exec/column_kernels.h"
 #include "exec/open_addressing.h"
 #include "exec/violation_messages.h"
 
@@ -190,6 +193,68 @@ Status Merger::FinishSpills() {
     violations_list_ = std::move(sorted);
     list_positions_ = std::move(positions);
   }
+  return Status::OK();
+}
+
+void Merger::SetUpRepeatLogs(UniqueRepeatLogs known, bool log_repeats) {
+  const size_t num_checks = plan_->checks().size();
+  if (!known.empty()) {  // the second pass: no keys for the checks with a log
+    repeats_known_ = true;
+    repeat_logs_ = std::move(known);
+    repeat_logs_.resize(num_checks);
+    for (size_t c = 0; c < num_checks; ++c) {
+      if (!repeat_logs_[c]) continue;
+      if (!unique_sets_[c] && !int_sets_[c]) {
+        repeat_log_status_ = Status::Internal("a repeat log for check " + plan_->checks()[c].name + ", not a unique check");
+        break;
+      }
+      unique_sets_[c].reset();
+      int_sets_[c].reset();
+      if (repeat_log_status_.ok()) repeat_log_status_ = repeat_logs_[c]->StartReading();
+    }
+  } else if (log_repeats) {  // the first pass: every unique check logs its repeats
+    repeat_logs_.resize(num_checks);
+    for (size_t c = 0; c < num_checks && repeat_log_status_.ok(); ++c) {
+      if (!unique_sets_[c] && !int_sets_[c]) continue;
+      Result<std::unique_ptr<RepeatLog>> log = RepeatLog::Open(tmp_dir_);
+      if (log.ok()) repeat_logs_[c] = std::move(*log);
+      else repeat_log_status_ = log.status();
+    }
+  }
+}
+
+void Merger::SpillBatchKeys(size_t c, const BatchResult& result, int64_t base) {
+  const UniqueKeys& keys = result.unique_keys[c];
+  const int slot = check_slot_[c];
+  const bool numeric = slot >= 0 && plan_->columns()[slot].type != ValueType::kString;
+  UniqueSpill* spill = unique_spills_[c].get();
+  const TypedColumn* column = slot >= 0 ? &result.columns[slot] : nullptr;
+  char scratch[8];
+  for (size_t k = 0; k < keys.rows.size(); ++k) {
+    const int32_t row = keys.rows[k];
+    const ValueView value = slot >= 0 ? ViewValue(*result.batch, result.input_column[slot], row) : ValueView::Null();
+    if (numeric) {
+      const uint64_t key = NumericKey(*column, row);
+      spill->Add(Mix64(key), std::string_view(reinterpret_cast<const char*>(&key), 8), base + row, value);
+    } else {
+      spill->Add(keys.hashes[k], column ? ValueKey(*column, row, scratch) : std::string_view(keys.keys[k]),
+                 base + row, value);
+    }
+  }
+}
+
+Status Merger::TakeKnownRepeats(size_t c, BatchResult& result, int64_t base, std::vector<int64_t>* firsts) {
+  CheckBatchResult& check = result.checks[c];
+  const bool error = plan_->checks()[c].options.severity == Severity::kError;
+  RETURN_IF_ERROR(repeat_logs_[c]->TakeBefore(base + result.batch->num_rows, &known_scratch_));
+  for (const LoggedRepeat& repeat : known_scratch_) {
+    const int64_t row = repeat.row - base;
+    if (row < 0) return Status::Internal("a repeat log's row " + std::to_string(repeat.row) + " before its batch");
+    check.rows.push_back(static_cast<int32_t>(row));
+    firsts->push_back(repeat.first_row);
+    if (error) result.bad[row] = 1;
+  }
+  check.violations = static_cast<int64_t>(check.rows.size());
   return Status::OK();
 }
 
