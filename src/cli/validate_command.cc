@@ -197,6 +197,16 @@ class Outputs {
   std::unique_ptr<OutputPipeline> pipeline_;  // after the sinks: destroyed first
 };
 
+// Opens --clean/--quarantine for the run (again after Abort, when a run reads
+// its inputs a second time), with the run's version tag and CSV delimiter.
+Status OpenOutputs(const ValidateArgs& args, const PreparedRun& prepared, const std::optional<RunTicket>& ticket,
+                   Outputs* outputs) {
+  const char delimiter = prepared.read_options.delimiter.value_or(
+      prepared.read_options.format == InputFormat::kTsv ? '\t' : ',');
+  return outputs->Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter,
+                       prepared.inputs);
+}
+
 // Writes the outputs again after a schema error that was found only after
 // some rows had gone to --clean (a later input, a later batch, or a JSON
 // lines column that appears in no line): a second pass over the inputs with
@@ -215,10 +225,7 @@ Status RewriteOutputsForSchemaError(const ValidateArgs& args, const PreparedRun&
                               "--quarantine, so neither --clean nor --quarantine was written (validate a file instead)");
   }
   outputs->Abort();
-  const char delimiter = prepared.read_options.delimiter.value_or(
-      prepared.read_options.format == InputFormat::kTsv ? '\t' : ',');
-  RETURN_IF_ERROR(outputs->Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter,
-                                prepared.inputs));
+  RETURN_IF_ERROR(OpenOutputs(args, prepared, ticket, outputs));
   run_options.known_schema_errors = report.schema_errors;
   run_options.progress = nullptr;
   run_options.profile_columns = false;
@@ -255,10 +262,7 @@ Result<Report> RunUniqueInTwoPasses(const ValidateArgs& args, const PreparedRun&
                "outputs)\n",
                FormatByteSize(prepared.memory_limit).c_str());
   outputs->Abort();
-  const char delimiter = prepared.read_options.delimiter.value_or(
-      prepared.read_options.format == InputFormat::kTsv ? '\t' : ',');
-  RETURN_IF_ERROR(outputs->Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter,
-                                prepared.inputs));
+  RETURN_IF_ERROR(OpenOutputs(args, prepared, ticket, outputs));
   RunOptions first = run_options;
   first.on_rows = nullptr;
   first.on_rows_done = nullptr;
@@ -356,10 +360,7 @@ int RunValidateCommand(const ValidateArgs& args) {
   if (args.tag_version && !ticket) {
     output_status = Status::StoreError("--tag-version: no version could be assigned, so no outputs were written");
   } else {
-    const char delimiter = prepared->read_options.delimiter.value_or(
-        prepared->read_options.format == InputFormat::kTsv ? '\t' : ',');
-    output_status = outputs.Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter,
-                                 prepared->inputs);
+    output_status = OpenOutputs(args, *prepared, ticket, &outputs);
   }
   if (!output_status.ok() && output_status.code() != StatusCode::kStoreError) {
     if (store && ticket) (void)store->AbortRun(run_id, output_status.message());
