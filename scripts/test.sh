@@ -12,13 +12,25 @@
 # Exits non-zero on the first failing stage. FUZZ_SECONDS sets the fuzz time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Table outputs' spools from builds before 2026-12-07 had names in the temp folder,
+# and each run killed with -9 (as the tests do) left one behind: 14 per suite, 1.9 GB
+# on a machine that runs the suite again and again (stop 30's CI ran out of space).
+# Spools have no name now; remove the old ones, untouched for an hour (no suite
+# writes one that long).
+find "${TMPDIR:-/tmp}" -maxdepth 1 -type f \( -name 'griffin_table_output_*' -o -name 'griffin_delta_output_*' \) \
+  -mmin +60 -delete 2>/dev/null || true
 ./scripts/setup.sh
 
 jobs=$(nproc)
 # Each stage's start is printed with the seconds since the suite began, so a slow
-# stage shows in the CI log.
-stage() { echo "== [$((SECONDS - suite_start))s] $*"; }
+# stage shows in the CI log, and with the free space of the clone's and the temp
+# folder's file systems, so a stage that runs out of it shows that too.
+free_space() { df -Pm . "${TMPDIR:-/tmp}" | awk 'NR > 1 && !seen[$6]++ { printf "%s%s %d MB free", sep, $6, $4; sep = ", " }'; }
+stage() { echo "== [$((SECONDS - suite_start))s] $* ($(free_space))"; }
 suite_start=$SECONDS
+
+stage "set-up done"
 export GRIFFIN_BIN="$PWD/build/griffin"
 
 # The servers' state files are this run's own, so another suite on the machine

@@ -1,33 +1,14 @@
 #include "exec/key_spill.h"
 
-#include <fcntl.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
-namespace griffin {
+#include "util/unnamed_file.h"
 
-int OpenUnnamedFile(const std::string& dir) {
-  int fd = -1;
-#ifdef O_TMPFILE
-  fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-  if (fd >= 0) return fd;
-  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) return -1;
-#endif
-  std::string path = dir + "/griffin-spill-XXXXXX";
-  fd = ::mkostemp(path.data(), O_CLOEXEC);
-  if (fd < 0) return -1;
-  if (::unlink(path.c_str()) != 0) {
-    const int error = errno;
-    ::close(fd);
-    errno = error;
-    return -1;
-  }
-  return fd;
-}
+namespace griffin {
 
 Result<std::unique_ptr<KeySpill>> KeySpill::Open(const std::string& dir, int level) {
   std::unique_ptr<KeySpill> spill(new KeySpill(dir.empty() ? "." : dir, level));

@@ -30,11 +30,6 @@
 
 namespace griffin {
 
-// An unnamed read-write file under `dir` (O_TMPFILE, else a mkstemp file
-// unlinked at once): nothing is left behind however the process ends.
-// -1 with errno set on failure.
-int OpenUnnamedFile(const std::string& dir);
-
 class KeySpill {
  public:
   static constexpr int kPartitionBits = 6;

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "exec/key_spill.h"
+#include "util/unnamed_file.h"
 
 namespace griffin {
 namespace {

@@ -1,5 +1,5 @@
 // The repeats of one `unique` check, as (row, first_row) pairs, on an unnamed
-// temporary file (key_spill.h's OpenUnnamedFile: nothing is left behind):
+// temporary file (util/unnamed_file.h: nothing is left behind):
 // what the first pass of a two-pass run writes (a run whose `unique` state
 // passed --memory-limit while it also writes --clean/--quarantine), and what
 // its second pass reads instead of holding the keys.

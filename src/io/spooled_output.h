@@ -1,8 +1,9 @@
 // An OutputObject for a table (a database table, a Delta table): the row sink's
 // Arrow IPC file bytes are spooled to a temporary file, and Commit() publishes them
 // all at once (one transaction, one commit), so a run that fails or is killed
-// publishes nothing. A subclass says how to publish; the spool is removed after
-// Commit() and on Abort() or destruction.
+// publishes nothing. A subclass says how to publish. The spool has no name on
+// disk (util/unnamed_file.h), so no run leaves it behind, not even one killed
+// with -9; it is freed after Commit() and on Abort() or destruction.
 #pragma once
 
 #include <cstdio>
@@ -25,15 +26,17 @@ class SpooledOutput : public OutputObject {
  protected:
   // `display` names the output in errors. Call Open() before use.
   explicit SpooledOutput(std::string display) : display_(std::move(display)) {}
-  // Creates the spool file in the temp folder (TMPDIR), named griffin_<kind>_XXXXXX.
+  // Creates the spool file, unnamed, in the temp folder (TMPDIR). `kind` names the
+  // output kind in errors.
   Status Open(const std::string& kind);
-  // Publishes the complete spool file (an Arrow IPC file) at `spool_path`.
+  // Publishes the complete spool file (an Arrow IPC file) that `spool_path` opens
+  // (a /proc/self/fd path, valid during the call only).
   virtual Result<CommittedObject> Publish(const std::string& spool_path) = 0;
   const std::string& display() const { return display_; }
 
  private:
   std::string display_;
-  std::string spool_path_;
+  std::string spool_dir_;
   std::FILE* spool_ = nullptr;
 };
 

@@ -2,6 +2,8 @@
 read back with the `deltalake` package; the report and the store give the committed
 version; a killed or failed run leaves no commit."""
 import json
+import os
+import pathlib
 import signal
 import sqlite3
 import subprocess
@@ -117,7 +119,7 @@ def test_a_killed_run_leaves_no_commit(tmp_path):
             out.write(f"{i},{i % 1000}.5,Oslo\n")
     spool = tmp_path / "spool"
     spool.mkdir()
-    env = dict(__import__("os").environ, TMPDIR=str(spool))
+    env = dict(os.environ, TMPDIR=str(spool))
     rules = tmp_path / "rules.yaml"
     rules.write_text(RULES)
     process = subprocess.Popen([str(require_binary()), "validate", "-r", str(rules), str(big), "--no-store",
@@ -125,7 +127,7 @@ def test_a_killed_run_leaves_no_commit(tmp_path):
                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
-        while not any(p.stat().st_size > 1_000_000 for p in spool.glob("griffin_delta_output_*")):
+        while spooled_bytes(process.pid, spool) <= 1_000_000:
             assert process.poll() is None, "the run ended before its rows were seen spooling"
             assert time.monotonic() < deadline
             time.sleep(0.02)
@@ -135,6 +137,20 @@ def test_a_killed_run_leaves_no_commit(tmp_path):
     assert process.returncode == -signal.SIGKILL
     assert deltalake.DeltaTable(table).version() == 0
     assert sorted(p.name for p in (table / "_delta_log").glob("*.json")) == [f"{0:020d}.json"]
+    assert list(spool.iterdir()) == []  # the spool has no name: the kill leaves nothing there
+
+
+def spooled_bytes(pid, folder):
+    """The bytes in the files that process `pid` holds open under `folder`: its spool,
+    which has no name there (an unnamed file), so only its descriptors show it."""
+    total = 0
+    for fd in pathlib.Path(f"/proc/{pid}/fd").glob("*"):
+        try:
+            if os.readlink(fd).startswith(f"{folder}/"):
+                total += os.stat(fd).st_size
+        except OSError:  # closed meanwhile, or the process is gone
+            pass
+    return total
 
 
 def data_file_codecs(table):
