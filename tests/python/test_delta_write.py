@@ -191,36 +191,59 @@ def test_an_output_takes_no_time_travel(tmp_path):
     assert done.stderr.count("\n") == 1
 
 
-def test_data_files_are_encoded_in_parallel_in_order_and_distinct_text_has_no_dictionary(tmp_path):
-    # 140,000 clean rows are three spooled groups of 65,536 rows at most: three data files,
-    # encoded on a thread per core, committed with their statistics. A column of
-    # distinct strings is written without a dictionary (as .parquet outputs decide
-    # it); a column of few values keeps one.
-    count = 210_000
+WIDE_RULES = "griffin: 1\ndataset: wide\ncolumns:\n  key:\n    not_null: true\n  city:\n    in: [Oslo, Rome]\n"
+
+
+def wide_rows(tmp_path, count):
+    """`count` rows, a third of them bad (city Lima): the clean rows are every i % 3 != 2."""
     data = tmp_path / "in.parquet"
     pq.write_table(pa.table({"key": [f"k{i:07d}" for i in range(count)],
                              "city": [("Oslo", "Rome", "Lima")[i % 3] for i in range(count)],
                              "n": list(range(count))}), data)
     rules = tmp_path / "wide.rules.yaml"
-    rules.write_text("griffin: 1\ndataset: wide\ncolumns:\n  key:\n    not_null: true\n"
-                     "  city:\n    in: [Oslo, Rome]\n")
-    for output in (f"delta:{tmp_path / 'clean'}", str(tmp_path / "clean.parquet")):
-        done = subprocess.run([str(require_binary()), "validate", "-r", str(rules), str(data), "--no-store",
-                               "--clean", output], capture_output=True, text=True, timeout=180)
-        assert done.returncode == 1, done.stderr
+    rules.write_text(WIDE_RULES)
+    return rules, data
+
+
+def clean_into(rules, data, output):
+    done = subprocess.run([str(require_binary()), "validate", "-r", str(rules), str(data), "--no-store",
+                           "--clean", str(output)], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 1, done.stderr
+
+
+def check_files_hold_consecutive_rows(table_path, adds):
+    """Each data file holds a run of consecutive rows, its statistics say which, and
+    its row groups hold 65,536 rows at most."""
+    for add in adds:
+        file = pq.ParquetFile(table_path / add["path"])
+        rows_in_file = file.read(columns=["n"])["n"].to_pylist()
+        assert rows_in_file == sorted(rows_in_file)
+        assert (add["min.n"], add["max.n"]) == (rows_in_file[0], rows_in_file[-1])
+        assert add["num_records"] == len(rows_in_file)
+        assert all(file.metadata.row_group(g).num_rows <= 65_536 for g in range(file.metadata.num_row_groups))
+    spans = sorted((add["min.n"], add["max.n"]) for add in adds)
+    assert all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
+
+
+def test_data_files_are_encoded_in_parallel_in_order_and_distinct_text_has_no_dictionary(tmp_path):
+    # 140,000 clean rows are three spooled groups of 65,536 rows at most, about 3 MB of
+    # Arrow data: below a file's 64 MiB, so one data file per core (while there are
+    # groups enough), encoded on a thread each, committed with their statistics. A
+    # column of distinct strings is written without a dictionary (as .parquet outputs
+    # decide it); a column of few values keeps one.
+    count = 210_000
+    rules, data = wide_rows(tmp_path, count)
+    for output in (f"delta:{tmp_path / 'clean'}", tmp_path / "clean.parquet"):
+        clean_into(rules, data, output)
     table = deltalake.DeltaTable(tmp_path / "clean")
     adds = pa.table(table.get_add_actions(flatten=True)).to_pylist()
-    assert len(adds) == 3, adds
+    assert len(adds) == min(len(os.sched_getaffinity(0)), 3), adds
     kept = sum(1 for i in range(count) if i % 3 != 2)
     assert sum(a["num_records"] for a in adds) == kept
     expected = pq.read_table(tmp_path / "clean.parquet").select(["key", "city", "n"]).sort_by("n")
     got = pa.table(table.to_pyarrow_table()).select(["key", "city", "n"]).sort_by("n")
     assert got.num_rows == kept and got.equals(expected)
-    # Each file holds a contiguous run of rows, and its statistics say which.
-    for add in adds:
-        rows_in_file = pq.read_table(tmp_path / "clean" / add["path"], columns=["n"])["n"].to_pylist()
-        assert rows_in_file == sorted(rows_in_file)
-        assert (add["min.n"], add["max.n"]) == (rows_in_file[0], rows_in_file[-1])
+    check_files_hold_consecutive_rows(tmp_path / "clean", adds)
     for add in adds:
         metadata = pq.ParquetFile(tmp_path / "clean" / add["path"]).metadata
         for g in range(metadata.num_row_groups):
@@ -228,3 +251,32 @@ def test_data_files_are_encoded_in_parallel_in_order_and_distinct_text_has_no_di
                        for c in range(metadata.num_columns)}
             assert not columns["key"].has_dictionary_page, add["path"]
             assert columns["city"].has_dictionary_page, add["path"]
+
+
+def test_a_tables_target_file_size_sets_how_many_rows_a_data_file_takes(tmp_path):
+    """delta.targetFileSize, taken as the rows' Arrow bytes: a target of one byte gives
+    each 65,536-row group a file of its own; a table without the property (or a large
+    target) gets 64 MiB files, so these 140,000 rows are one file per core; a target
+    between gives files between. Every run equals a .parquet output's rows."""
+    count = 210_000
+    rules, data = wide_rows(tmp_path, count)
+    kept = sum(1 for i in range(count) if i % 3 != 2)
+    clean_into(rules, data, tmp_path / "clean.parquet")
+    expected = pq.read_table(tmp_path / "clean.parquet").select(["key", "city", "n"]).sort_by("n")
+    empty = pa.table({"key": pa.array([], pa.string()), "city": pa.array([], pa.string()),
+                      "n": pa.array([], pa.int64())})
+    files = {}
+    for target in ("1", "1000000", "1000000000", None):
+        path = tmp_path / f"t{target}"
+        deltalake.write_deltalake(path, empty, configuration={"delta.targetFileSize": target} if target else None)
+        clean_into(rules, data, f"delta:{path}")
+        table = deltalake.DeltaTable(path)
+        adds = [a for a in pa.table(table.get_add_actions(flatten=True)).to_pylist() if a["num_records"]]
+        assert sum(a["num_records"] for a in adds) == kept
+        assert pa.table(table.to_pyarrow_table()).select(["key", "city", "n"]).sort_by("n").equals(expected)
+        check_files_hold_consecutive_rows(path, adds)
+        files[target] = len(adds)
+    cores = len(os.sched_getaffinity(0))
+    assert files["1"] == 3, files  # 140,000 rows: groups of 65,536, 65,536 and 8,928
+    assert files["1000000000"] == files[None] == min(cores, 3), files
+    assert min(cores, 3) <= files["1000000"] <= 3, files

@@ -27,7 +27,7 @@ use delta_kernel_default_engine::executor::tokio::TokioBackgroundExecutor;
 use delta_kernel_default_engine::executor::TaskExecutor;
 use delta_kernel_default_engine::storage::store_from_url_opts;
 use delta_kernel_default_engine::parquet::DataFileMetadata;
-use delta_kernel_default_engine::stats::collect_stats;
+use delta_kernel_default_engine::stats::FileStatsAccumulator;
 use delta_kernel_default_engine::{build_add_file_metadata, DefaultEngine, DefaultEngineBuilder};
 use futures::TryStreamExt;
 use url::Url;
@@ -79,7 +79,10 @@ struct PageOptions {
 
 impl PageOptions {
     fn writer_properties(&self) -> WriterProperties {
-        let mut builder = WriterProperties::builder().set_compression(self.compression);
+        // Row groups of 65,536 rows, as a `.parquet` output's (a file holds several).
+        let mut builder = WriterProperties::builder()
+            .set_compression(self.compression)
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS));
         for name in &self.plain_columns {
             builder = builder.set_column_dictionary_enabled(ColumnPath::from(name.as_str()), false);
         }
@@ -87,33 +90,41 @@ impl PageOptions {
     }
 }
 
-/// One batch as a data file's bytes and its statistics: the CPU half of
+/// Consecutive batches as one data file's bytes and its statistics: the CPU half of
 /// DefaultEngine::write_parquet (the logical-to-physical transform, the file statistics,
 /// the Parquet encoding) with the shim's writer properties (the default engine's writer
-/// leaves the pages uncompressed). Runs on any thread.
+/// leaves the pages uncompressed). Each batch is transformed, counted and encoded in turn,
+/// so nothing but the file's Parquet bytes is held. Runs on any thread.
 fn encode_data_file(
     engine: &Engine,
-    batch: RecordBatch,
+    batches: &[RecordBatch],
     context: &BoundWriteContext,
     pages: &PageOptions,
 ) -> KernelResult<(Vec<u8>, delta_kernel::arrow::array::StructArray)> {
-    let input_schema = delta_kernel::schema::Schema::try_from_arrow(batch.schema())?;
+    let first = batches.first().ok_or_else(|| KernelError::generic("a data file needs rows"))?;
+    let input_schema = delta_kernel::schema::Schema::try_from_arrow(first.schema())?;
     let physical_schema = context.physical_data_schema();
     let to_physical = engine.evaluation_handler().new_expression_evaluator(
         input_schema.into(),
         context.logical_to_physical(),
         physical_schema.clone().into(),
     )?;
-    let physical = to_physical.evaluate(&ArrowEngineData::new(batch))?;
-    let physical = ArrowEngineData::try_from_engine_data(physical)?;
-    let batch = physical.record_batch();
-    let stats = collect_stats(batch, context.stats_columns(), physical_schema)?;
-
+    let mut stats = FileStatsAccumulator::new(context.stats_columns(), physical_schema);
     let options = ArrowWriterOptions::new().with_skip_arrow_metadata(true).with_properties(pages.writer_properties());
-    let mut buffer = Vec::new();
-    let mut writer = ArrowWriter::try_new_with_options(&mut buffer, batch.schema(), options)?;
-    writer.write(batch)?;
-    writer.close()?;
+    let mut writer: Option<ArrowWriter<Vec<u8>>> = None;
+    for batch in batches {
+        let physical = to_physical.evaluate(&ArrowEngineData::new(batch.clone()))?;
+        let physical = ArrowEngineData::try_from_engine_data(physical)?;
+        let batch = physical.record_batch();
+        stats.merge(batch)?;
+        let writer = match writer.as_mut() {
+            Some(open) => open,
+            None => writer.insert(ArrowWriter::try_new_with_options(Vec::new(), batch.schema(), options.clone())?),
+        };
+        writer.write(batch)?;
+    }
+    let buffer = writer.ok_or_else(|| KernelError::generic("a data file needs rows"))?.into_inner()?;
+    let stats = stats.finish()?.ok_or_else(|| KernelError::generic("a data file without statistics"))?;
     Ok((buffer, stats))
 }
 
@@ -140,11 +151,51 @@ async fn put_data_file(
     build_add_file_metadata(DataFileMetadata::new(file, stats), context.as_ref())
 }
 
-/// Writes every batch of `reader` as a Parquet data file and stages the files on `txn`, in
-/// the reader's order. The batches are encoded on up to one thread per core (the CPU work;
-/// each file's PUT goes through the executor), and the first error stops the rest. The
-/// batches are the spooled run's (memory-mapped on the C++ side), so holding them all
-/// holds no copy.
+const ROW_GROUP_ROWS: usize = 65_536;
+
+/// The Arrow bytes of rows that one data file takes when the table sets no
+/// `delta.targetFileSize`: about 20-30 MB of Snappy Parquet for the benchmark's rows.
+const DEFAULT_FILE_ARROW_BYTES: u64 = 64 << 20;
+/// The most Arrow bytes one data file takes whatever the table's target: each encoding
+/// thread holds its file's Parquet bytes until the PUT.
+const MAX_FILE_ARROW_BYTES: u64 = 256 << 20;
+
+/// Consecutive batches grouped into data files, as ranges `start..end` of `sizes` (the
+/// batches' Arrow bytes), in order: as many files as `target` bytes each need, and at
+/// least `min_files` (one per encoding thread, so every core encodes) while there are
+/// batches enough, each file's bytes near the mean. No range is empty.
+fn file_ranges(sizes: &[u64], target: u64, min_files: usize) -> Vec<std::ops::Range<usize>> {
+    if sizes.is_empty() {
+        return Vec::new();
+    }
+    let total: u64 = sizes.iter().sum();
+    let by_bytes = total.div_ceil(target.max(1)).max(1) as usize;
+    let files = by_bytes.max(min_files).min(sizes.len());
+    let mut ranges = Vec::with_capacity(files);
+    let (mut start, mut cumulative) = (0usize, 0u128);
+    for (i, size) in sizes.iter().enumerate() {
+        cumulative += *size as u128;
+        let closed = ranges.len() + 1; // the files closed once this one closes
+        if closed == files {
+            break; // the last file takes the rest
+        }
+        let reached_share = cumulative * files as u128 >= total as u128 * closed as u128;
+        let batches_left = sizes.len() - (i + 1);
+        if reached_share || batches_left == files - closed {
+            ranges.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    ranges.push(start..sizes.len());
+    ranges
+}
+
+/// Writes the batches of `reader` as Parquet data files of consecutive rows (`file_ranges`:
+/// `target_file_bytes` of Arrow data each, capped at MAX_FILE_ARROW_BYTES) and stages the
+/// files on `txn`, in the reader's order. The files are encoded on up to one thread per
+/// core (the CPU work; each file's PUT goes through the executor), and the first error
+/// stops the rest. The batches are the spooled run's (memory-mapped on the C++ side), so
+/// holding them all holds no copy.
 fn stage<S>(
     txn: &mut Transaction<S, Imperative>,
     engine: &Arc<Engine>,
@@ -152,6 +203,7 @@ fn stage<S>(
     executor: &TokioBackgroundExecutor,
     reader: &mut RecordBatchStreamReader,
     pages: &PageOptions,
+    target_file_bytes: u64,
 ) -> Result<i64, String> {
     let state = txn.write_state().map_err(|e| e.to_string())?;
     let context = Arc::new(state.write_context_builder().build().map_err(|e| e.to_string())?);
@@ -163,19 +215,22 @@ fn stage<S>(
         }
     }
     let rows = batches.iter().map(|b| b.num_rows() as i64).sum();
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(batches.len()).max(1);
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let sizes: Vec<u64> = batches.iter().map(|b| b.get_array_memory_size() as u64).collect();
+    let files = file_ranges(&sizes, target_file_bytes.min(MAX_FILE_ARROW_BYTES), cores);
+    let threads = cores.min(files.len()).max(1);
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let added: Vec<Mutex<Option<Result<Box<dyn EngineData>, String>>>> =
-        (0..batches.len()).map(|_| Mutex::new(None)).collect();
+        (0..files.len()).map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= batches.len() || failed.load(Ordering::Relaxed) {
+                if i >= files.len() || failed.load(Ordering::Relaxed) {
                     break;
                 }
-                let written = encode_data_file(engine.as_ref(), batches[i].clone(), context.as_ref(), pages)
+                let written = encode_data_file(engine.as_ref(), &batches[files[i].clone()], context.as_ref(), pages)
                     .and_then(|(buffer, stats)| {
                         let (store, context) = (store.clone(), context.clone());
                         executor.block_on(async move { put_data_file(store, buffer, stats, context).await })
@@ -229,16 +284,17 @@ fn append(
         let mut txn = create_table(url.as_str(), Arc::new(schema), ENGINE_INFO, true)
             .build(engine.as_ref(), Box::new(FileSystemCommitter::new()))
             .map_err(|e| e.to_string())?;
-        stage(&mut txn, &engine, &store, &executor, &mut reader, pages)?;
+        stage(&mut txn, &engine, &store, &executor, &mut reader, pages, DEFAULT_FILE_ARROW_BYTES)?;
         committed_version(txn.commit(engine.as_ref()).map_err(|e| e.to_string())?)
     } else {
         let snapshot = Snapshot::builder_for(url.as_str()).build(engine.as_ref()).map_err(|e| e.to_string())?;
+        let target = snapshot.table_properties().target_file_size.map_or(DEFAULT_FILE_ARROW_BYTES, |t| t.get());
         let mut txn = snapshot
             .update_table(UpdateTableOperation::Write, ENGINE_INFO, true)
             .with_blind_append()
             .build(engine.as_ref(), Box::new(FileSystemCommitter::new()))
             .map_err(|e| e.to_string())?;
-        stage(&mut txn, &engine, &store, &executor, &mut reader, pages)?;
+        stage(&mut txn, &engine, &store, &executor, &mut reader, pages, target)?;
         committed_version(txn.commit(engine.as_ref()).map_err(|e| e.to_string())?)
     }
 }
@@ -288,4 +344,46 @@ pub extern "C" fn griffin_delta_append(
         }
         Ok(0)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_ranges;
+
+    fn lengths(ranges: &[std::ops::Range<usize>]) -> Vec<usize> {
+        ranges.iter().map(|r| r.len()).collect()
+    }
+
+    #[test]
+    fn ranges_cover_every_batch_once_in_order_and_none_is_empty() {
+        for count in 0..40usize {
+            for min_files in 1..5 {
+                for target in [1u64, 7, 50, 1000] {
+                    let sizes: Vec<u64> = (0..count).map(|i| (i as u64 * 7919) % 23 + 1).collect();
+                    let ranges = file_ranges(&sizes, target, min_files);
+                    let mut next = 0;
+                    for r in &ranges {
+                        assert_eq!(r.start, next);
+                        assert!(r.end > r.start);
+                        next = r.end;
+                    }
+                    assert_eq!(next, count);
+                    if count > 0 {
+                        let total: u64 = sizes.iter().sum();
+                        let want = (total.div_ceil(target) as usize).max(min_files).min(count);
+                        assert_eq!(ranges.len(), want, "{sizes:?} {target} {min_files}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_data_gets_one_file_per_thread_and_large_data_files_near_the_target() {
+        assert_eq!(lengths(&file_ranges(&[10, 10, 10], 1000, 2)), vec![2, 1]);
+        assert_eq!(lengths(&file_ranges(&[10, 10, 10], 1000, 8)), vec![1, 1, 1]);
+        assert_eq!(lengths(&file_ranges(&[10; 100], 100, 2)), vec![10; 10]);
+        assert_eq!(lengths(&file_ranges(&[10; 100], 1000, 1)), vec![100]);
+        assert_eq!(lengths(&file_ranges(&[100, 1, 1, 1, 1], 100, 1)), vec![1, 4]);
+    }
 }
