@@ -150,7 +150,7 @@ Result<PreparedRun> Prepare(const ValidateArgs& args) {
 class Outputs {
  public:
   Status Open(const ValidateArgs& args, std::optional<int64_t> version, char input_delimiter,
-              const std::vector<std::string>& inputs) {
+              const std::vector<std::string>& inputs, const std::string& temp_dir) {
     pipeline_.reset();
     SinkOptions options;
     options.input_delimiter = input_delimiter;
@@ -158,6 +158,7 @@ class Outputs {
     options.csv_delimiter = input_delimiter;
     options.hash_output = !args.no_store;  // the hash is lineage, which only the store keeps
     if (!args.parquet_compression.empty()) options.parquet_codec = *ParquetCodecNamed(args.parquet_compression);
+    options.temp_dir = temp_dir;
     if (!args.quarantine_path.empty()) {
       ASSIGN_OR_RETURN(quarantine_, OpenRowSink(args.quarantine_path, SinkKind::kQuarantine, options));
     }
@@ -204,7 +205,7 @@ Status OpenOutputs(const ValidateArgs& args, const PreparedRun& prepared, const 
   const char delimiter = prepared.read_options.delimiter.value_or(
       prepared.read_options.format == InputFormat::kTsv ? '\t' : ',');
   return outputs->Open(args, ticket ? std::optional<int64_t>(ticket->version) : std::nullopt, delimiter,
-                       prepared.inputs);
+                       prepared.inputs, prepared.tmp_dir);
 }
 
 // Writes the outputs again after a schema error that was found only after
@@ -573,7 +574,8 @@ CLI::App* AddValidateCommand(CLI::App& app, ValidateArgs* args) {
                 "Print the compiled plan (each check; for each regex the path it takes: the DFA or RE2, and why) "
                 "and exit 0 without reading the inputs");
   cmd->add_option("--tmp-dir", args->tmp_dir,
-                  "Where spilled state goes (default $TMPDIR, else /tmp); its files have no name, so nothing is left behind");
+                  "Where spilled state and the spool of a table output (delta:, sqlite:, postgresql:, duckdb:) go "
+                  "(default $TMPDIR, else /tmp); their files have no name, so nothing is left behind");
   cmd->add_option("--engine", args->engine, "local (this process) or spark (submit a griffin.spark job with spark-submit)")
       ->check(CLI::IsMember({"local", "spark"}))->capture_default_str();
   cmd->add_option("--master", args->master, "--engine spark: the Spark master URL (yarn, spark://host:7077, local[4], ...)");

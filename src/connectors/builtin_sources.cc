@@ -20,7 +20,9 @@ void RegisterBuiltinSources() {
         std::pair{"postgresql", "postgresql://user@host:port/db?table=schema.name"},
         std::pair{"postgres", "postgres://user@host:port/db?table=schema.name"}}) {
     SourceAdapter adapter{sql::OpenSqlSource, sql_pushdown, example};
-    adapter.open_output = [](const std::string& uri, const OutputObjectOptions&) { return sql::OpenSqlTableOutput(uri); };
+    adapter.open_output = [](const std::string& uri, const OutputObjectOptions& options) {
+      return sql::OpenSqlTableOutput(uri, options);
+    };
     adapter.output_format = InputFormat::kArrow;
     adapter.watermark = sql::ReadSqlWatermark;
     adapter.describe = sql::DescribeSqlTable;

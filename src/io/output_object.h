@@ -18,9 +18,12 @@
 namespace griffin {
 
 // What an adapter's output takes from the run besides its URI. Adapters that do
-// not write Parquet themselves (objects, SQL tables) ignore parquet_codec.
+// not write Parquet themselves (objects, SQL tables) ignore parquet_codec; those
+// that spool nothing (objects) ignore temp_dir.
 struct OutputObjectOptions {
   ParquetCodec parquet_codec = ParquetCodec::kSnappy;
+  // Where a table output's spool goes (--tmp-dir); empty: $TMPDIR, else /tmp.
+  std::string temp_dir;
 };
 
 struct CommittedObject {

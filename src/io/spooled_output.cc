@@ -10,10 +10,13 @@
 
 namespace griffin {
 
-Status SpooledOutput::Open(const std::string& kind) {
-  std::error_code error;
-  spool_dir_ = std::filesystem::temp_directory_path(error).string();
-  if (error) return Status::InputError(display_ + ": no temp folder for the " + kind + " spool: " + error.message());
+Status SpooledOutput::Open(const std::string& kind, const std::string& temp_dir) {
+  spool_dir_ = temp_dir;
+  if (spool_dir_.empty()) {
+    std::error_code error;
+    spool_dir_ = std::filesystem::temp_directory_path(error).string();
+    if (error) return Status::InputError(display_ + ": no temp folder for the " + kind + " spool: " + error.message());
+  }
   const int fd = OpenUnnamedFile(spool_dir_);
   if (fd < 0)
     return Status::InputError(display_ + ": cannot create a spool file in " + spool_dir_ + ": " +

@@ -26,9 +26,9 @@ class SpooledOutput : public OutputObject {
  protected:
   // `display` names the output in errors. Call Open() before use.
   explicit SpooledOutput(std::string display) : display_(std::move(display)) {}
-  // Creates the spool file, unnamed, in the temp folder (TMPDIR). `kind` names the
-  // output kind in errors.
-  Status Open(const std::string& kind);
+  // Creates the spool file, unnamed, in `temp_dir` (empty: the temp folder,
+  // $TMPDIR else /tmp). `kind` names the output kind in errors.
+  Status Open(const std::string& kind, const std::string& temp_dir = "");
   // Publishes the complete spool file (an Arrow IPC file) that `spool_path` opens
   // (a /proc/self/fd path, valid during the call only).
   virtual Result<CommittedObject> Publish(const std::string& spool_path) = 0;

@@ -16,13 +16,15 @@ class RecordingOutput : public SpooledOutput {
  public:
   RecordingOutput(std::string* published, std::function<void()> during = {})
       : SpooledOutput("table:t"), published_(published), during_(std::move(during)) {}
-  Status Open() { return SpooledOutput::Open("spool_test"); }
+  Status Open(const std::string& temp_dir = "") { return SpooledOutput::Open("spool_test", temp_dir); }
 
  private:
   Result<CommittedObject> Publish(const std::string& spool_path) override {
     std::stringstream bytes;
     bytes << std::ifstream(spool_path, std::ios::binary).rdbuf();
     *published_ = bytes.str();
+    std::error_code error;
+    spool_target_ = std::filesystem::read_symlink(spool_path, error).string();
     if (during_) during_();
     CommittedObject committed;
     committed.size = static_cast<int64_t>(published_->size());
@@ -30,6 +32,9 @@ class RecordingOutput : public SpooledOutput {
   }
   std::string* published_;
   std::function<void()> during_;
+
+ public:
+  std::string spool_target_;  // where the spool's descriptor pointed while publishing
 };
 
 // A private temp folder (TMPDIR) for each test, so other processes' files do not count.
@@ -103,6 +108,19 @@ TEST_F(SpooledOutputTest, AbortAndDestructionPublishNothing) {
   EXPECT_TRUE(FolderIsEmpty());
 }
 
+TEST_F(SpooledOutputTest, AnExplicitTempDirHoldsTheSpoolInsteadOfTmpdir) {
+  const std::string chosen = folder_ + "/chosen";
+  std::filesystem::create_directory(chosen);
+  std::string published;
+  RecordingOutput output(&published);
+  ASSERT_TRUE(output.Open(chosen).ok());
+  ASSERT_TRUE(output.Write("rows").ok());
+  ASSERT_TRUE(output.Commit().ok());
+  EXPECT_EQ(published, "rows");
+  EXPECT_EQ(output.spool_target_.rfind(chosen + "/", 0), 0u) << output.spool_target_;
+  EXPECT_TRUE(std::filesystem::is_empty(chosen));
+}
+
 TEST_F(SpooledOutputTest, AMissingTempFolderIsAnErrorNamingTheOutputAndTheFolder) {
   ::setenv("TMPDIR", (folder_ + "/absent").c_str(), 1);
   std::string published;
@@ -110,6 +128,9 @@ TEST_F(SpooledOutputTest, AMissingTempFolderIsAnErrorNamingTheOutputAndTheFolder
   const Status status = output.Open();
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.message().find("table:t"), std::string::npos) << status.message();
+  const Status explicit_dir = output.Open(folder_ + "/absent");
+  ASSERT_FALSE(explicit_dir.ok());
+  EXPECT_NE(explicit_dir.message().find(folder_ + "/absent"), std::string::npos) << explicit_dir.message();
 }
 
 }  // namespace

@@ -40,7 +40,9 @@ Result<std::unique_ptr<RowSink>> OpenRowSink(const std::string& path, SinkKind k
   if (detected->format == InputFormat::kJson)
     return Status::UsageError(std::string(flag) + " " + path +
                               ": .json outputs are not supported (use .jsonl for JSON lines)");
-  ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> file, AtomicFile::Create(path, {.hash = options.hash_output, .object = {.parquet_codec = options.parquet_codec}}));
+  ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> file, AtomicFile::Create(
+      path, {.hash = options.hash_output,
+             .object = {.parquet_codec = options.parquet_codec, .temp_dir = options.temp_dir}}));
   switch (detected->format) {
     case InputFormat::kCsv:
       return MakeCsvSink(std::move(file), kind, options);

@@ -89,6 +89,7 @@ struct SinkOptions {
   // empty without). Runs that record no lineage skip the cost.
   bool hash_output = true;
   ParquetCodec parquet_codec = ParquetCodec::kSnappy;  // Parquet outputs only
+  std::string temp_dir;  // a table output's spool (OutputObjectOptions::temp_dir)
 };
 
 // What a committed output holds, for lineage.

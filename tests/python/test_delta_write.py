@@ -117,14 +117,13 @@ def test_a_killed_run_leaves_no_commit(tmp_path):
         out.write("id,amount,city\n")
         for i in range(3_000_000):
             out.write(f"{i},{i % 1000}.5,Oslo\n")
-    spool = tmp_path / "spool"
+    spool = tmp_path / "spool"  # --tmp-dir: where the spool goes, instead of $TMPDIR
     spool.mkdir()
-    env = dict(os.environ, TMPDIR=str(spool))
     rules = tmp_path / "rules.yaml"
     rules.write_text(RULES)
     process = subprocess.Popen([str(require_binary()), "validate", "-r", str(rules), str(big), "--no-store",
-                                "--threads", "1", "--clean", f"delta:{table}"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                "--threads", "1", "--clean", f"delta:{table}", "--tmp-dir", str(spool)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while spooled_bytes(process.pid, spool) <= 1_000_000:

@@ -38,7 +38,7 @@ class DeltaOutput : public SpooledOutput {
  public:
   DeltaOutput(DeltaTableRef ref, ParquetCodec codec)
       : SpooledOutput(ref.display), ref_(std::move(ref)), codec_(codec) {}
-  Status Open() { return SpooledOutput::Open("delta_output"); }
+  Status Open(const std::string& temp_dir) { return SpooledOutput::Open("delta_output", temp_dir); }
 
  private:
   Result<CommittedObject> Publish(const std::string& spool_path) override { return Append(spool_path); }
@@ -96,7 +96,7 @@ Result<std::unique_ptr<OutputObject>> OpenDeltaOutput(const std::string& output,
   if (ref.version || ref.timestamp_ms)
     return Status::UsageError(ref.display + ": an output appends a new version; it takes no @v= or @ts=");
   auto table = std::make_unique<DeltaOutput>(std::move(ref), options.parquet_codec);
-  RETURN_IF_ERROR(table->Open());
+  RETURN_IF_ERROR(table->Open(options.temp_dir));
   return std::unique_ptr<OutputObject>(std::move(table));
 }
 

@@ -87,7 +87,7 @@ arrow::Result<std::shared_ptr<arrow::Table>> ForDatabase(const std::shared_ptr<a
 class SqlTableOutput : public SpooledOutput {
  public:
   explicit SqlTableOutput(SqlTarget target) : SpooledOutput(target.display), target_(std::move(target)) {}
-  Status Open() { return SpooledOutput::Open("table_output"); }
+  Status Open(const std::string& temp_dir) { return SpooledOutput::Open("table_output", temp_dir); }
 
  private:
   Result<CommittedObject> Publish(const std::string& spool_path) override {
@@ -179,12 +179,12 @@ class SqlTableOutput : public SpooledOutput {
 
 }  // namespace
 
-Result<std::unique_ptr<OutputObject>> OpenSqlTableOutput(const std::string& uri) {
+Result<std::unique_ptr<OutputObject>> OpenSqlTableOutput(const std::string& uri, const OutputObjectOptions& options) {
   ASSIGN_OR_RETURN(SqlTarget target, ParseSqlUri(uri));
   if (target.table.empty())
     return Status::UsageError(target.display + ": an output names its table: ?table=name");
   auto output = std::make_unique<SqlTableOutput>(std::move(target));
-  RETURN_IF_ERROR(output->Open());
+  RETURN_IF_ERROR(output->Open(options.temp_dir));
   return std::unique_ptr<OutputObject>(std::move(output));
 }
 

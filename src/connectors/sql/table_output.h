@@ -22,6 +22,7 @@
 
 namespace griffin::sql {
 
-Result<std::unique_ptr<OutputObject>> OpenSqlTableOutput(const std::string& uri);
+Result<std::unique_ptr<OutputObject>> OpenSqlTableOutput(const std::string& uri,
+                                                         const OutputObjectOptions& options = {});
 
 }  // namespace griffin::sql
