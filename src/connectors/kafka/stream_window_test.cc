@@ -2,10 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "api/validator.h"
 #include "connectors/kafka/message_judge.h"
+#include "io/io_test_util.h"
 
 namespace griffin::kafka {
 namespace {
@@ -108,8 +107,9 @@ TEST(StreamWindow, AStateOfOtherRulesIsRefusedAndAStoreRecordsTheRun) {
   EXPECT_FALSE(window.Add((*other)->shared_plan(), judged->report, state, {{0, {1, 2}}}, 1).ok());
   EXPECT_EQ(window.messages(), 1);
 
-  const std::string path = ::testing::TempDir() + "/stream_window_test.db";
-  std::filesystem::remove(path);
+  // A private folder that outlives the store, so the database's -wal and -shm go with it.
+  const griffin::testing::TempDir folder;
+  const std::string path = folder.Path("stream_window_test.db");
   auto store = OpenRunStore(path);
   ASSERT_TRUE(store.ok()) << store.status().message();
   StreamWindow::Closed closed = window.Close(store->get(), (*validator)->rules());
@@ -118,7 +118,6 @@ TEST(StreamWindow, AStateOfOtherRulesIsRefusedAndAStoreRecordsTheRun) {
   ASSERT_TRUE(history.ok());
   ASSERT_EQ(history->size(), 1u);
   EXPECT_EQ((*history)[0].run_id, closed.report.run_id);
-  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "connectors/kafka/message_judge.h"
+#include "io/io_test_util.h"
 
 namespace griffin::kafka {
 namespace {
@@ -80,8 +81,9 @@ TEST(StreamWindows, AWindowOfNRecordsCutsTheBatchAtItsEndAndClosesThere) {
 TEST(StreamWindows, ATimedWindowIsDueWhenOldEnoughAndClosingRecordsARun) {
   // --window-s (window_ms) wins over the rule file's window of records.
   auto validator = Compile(kRules + "stream:\n  window: 4\n");
-  const std::string path = ::testing::TempDir() + "/stream_windows_test.db";
-  std::filesystem::remove(path);
+  // A private folder that outlives the store, so the database's -wal and -shm go with it.
+  const griffin::testing::TempDir folder;
+  const std::string path = folder.Path("stream_windows_test.db");
   auto opened = StreamWindows::Open({"kafka://h:1/raw", 30}, path);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
   ASSERT_TRUE(*opened);
@@ -103,7 +105,6 @@ TEST(StreamWindows, ATimedWindowIsDueWhenOldEnoughAndClosingRecordsARun) {
   ASSERT_TRUE(history.ok());
   ASSERT_EQ(history->size(), 1u);
   EXPECT_EQ((*history)[0].rows, 6);
-  std::filesystem::remove(path);
 }
 
 TEST(StreamWindows, WithoutAWindowInTheRulesAWindowIsAMinute) {
