@@ -1,8 +1,6 @@
 #include "sinks/atomic_file.h"
 
 #include <fcntl.h>
-#include <dirent.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +11,7 @@
 
 #include "io/source_registry.h"
 #include "util/alloc_failure.h"
+#include "util/dead_process_files.h"
 #include "util/random_hex.h"
 #include "util/sha256.h"
 
@@ -47,29 +46,6 @@ Status WriteAll(int fd, const char* data, size_t size) {
 }
 
 
-// Temp files of the same output left by a process that died (SIGKILL, power
-// loss) would pile up run after run; remove those whose pid no longer exists.
-void RemoveStaleTempFiles(const std::string& dir, const std::string& name_prefix) {
-  DIR* listing = ::opendir(dir.c_str());
-  if (listing == nullptr) return;
-  while (const dirent* entry = ::readdir(listing)) {
-    std::string_view name(entry->d_name);
-    if (name.substr(0, name_prefix.size()) != name_prefix) continue;
-    std::string_view rest = name.substr(name_prefix.size());
-    const size_t dash = rest.find('-');
-    if (dash == std::string_view::npos || dash == 0) continue;
-    pid_t pid = 0;
-    for (char c : rest.substr(0, dash)) {
-      if (c < '0' || c > '9') { pid = 0; break; }
-      pid = pid * 10 + (c - '0');
-    }
-    if (pid <= 0 || pid == ::getpid()) continue;
-    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
-    ::unlink((dir + "/" + std::string(name)).c_str());
-  }
-  ::closedir(listing);
-}
-
 }  // namespace
 
 std::string AtomicFileTempPrefix(const std::string& final_path) {
@@ -89,8 +65,10 @@ Result<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& final_
   struct stat st;
   if (::stat(final_path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     return Status::InputError(final_path + ": output path is a directory");
-  RemoveStaleTempFiles(dir, "." + name + ".tmp-");
-  const std::string prefix = AtomicFileTempPrefix(final_path) + std::to_string(::getpid()) + "-";
+  // Temp files of the same output left by a process that died (SIGKILL, power
+  // loss) would pile up run after run.
+  RemoveDeadProcessFiles(dir, "." + name + ".tmp-");
+  const std::string prefix = PidTaggedPrefix(AtomicFileTempPrefix(final_path));
   for (int attempt = 0;; ++attempt) {
     std::string temp_path = prefix + RandomHex();
     const int flags = O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC;

@@ -205,6 +205,18 @@ def test_a_run_killed_during_the_duckdb_ingest_leaves_no_rows(rules, tmp_path): 
                 assert duckdb_tables(database) == {**before, "bad_rows": rows}
     assert killed_inside["new"] >= 1 and killed_inside["existing"] >= 1, killed_inside
     assert list(spools.iterdir()) == []
+    # A killed run's hidden file stays behind; the next run into the same new file removes
+    # it (its name carries the dead run's pid) and leaves no hidden file of its own.
+    leftovers = sorted(tmp_path.glob(".dl-new-*.duckdb.griffin-*"))
+    assert leftovers, "no kill left a hidden file behind"
+    small = tmp_path / "small.parquet"
+    pq.write_table(pa.table({"id": [1], "x": [-5000.0], "s": ["zz"], "n": ["1.00"], "k": [1]}), small)
+    for database in sorted({tmp_path / p.name[1:p.name.index(".griffin-")] for p in leftovers}):
+        database.unlink(missing_ok=True)
+        done = run_cli("validate", "-r", rules, small, "--no-store", "--quarantine", f"duckdb://{database}?table=bad_rows")
+        assert done.returncode == 1, done.stderr
+        assert duckdb_tables(database) == {"bad_rows": 1}
+        assert not list(tmp_path.glob(f".{database.name}.griffin-*"))
 
 
 def test_a_new_duckdb_file_appears_whole_and_leaves_no_hidden_file(rules, tmp_path):  # noqa: F811

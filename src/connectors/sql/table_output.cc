@@ -19,6 +19,7 @@
 #include "connectors/sql/sql_connect.h"
 #include "connectors/sql/sql_uri.h"
 #include "io/spooled_output.h"
+#include "util/dead_process_files.h"
 #include "util/random_hex.h"
 
 namespace griffin::sql {
@@ -103,14 +104,18 @@ class SqlTableOutput : public SpooledOutput {
   // DuckDB writes a new database file's header only after creating it, so a
   // run killed in between would leave a file DuckDB refuses to open. A file
   // that does not exist yet is therefore built under a hidden name beside it
-  // (".NAME.griffin-XXXXXXXX"), committed and closed (DuckDB checkpoints on
+  // (".NAME.griffin-PID-XXXXXXXX"), committed and closed (DuckDB checkpoints on
   // close), then renamed into place without replacing a file that appeared
   // meanwhile (then the rows go into that one). A kill leaves no file, or the
-  // whole one; the hidden file of a killed run stays behind.
+  // whole one; the hidden file of a killed run stays behind until the next run
+  // into the same file removes it (its pid names a dead process).
   Result<CommittedObject> IngestIntoANewDuckdbFile(const std::string& spool_path) {
     const std::filesystem::path final_path(target_.file);
+    const std::string hidden_prefix = "." + final_path.filename().string() + ".griffin-";
+    const std::filesystem::path folder = final_path.has_parent_path() ? final_path.parent_path() : ".";
+    RemoveDeadProcessFiles(folder.string(), hidden_prefix);
     SqlTarget hidden = target_;
-    hidden.file = (final_path.parent_path() / ("." + final_path.filename().string() + ".griffin-" + RandomHex(8))).string();
+    hidden.file = (folder / (PidTaggedPrefix(hidden_prefix) + RandomHex(8))).string();
     auto remove_hidden = [&hidden] {
       std::remove(hidden.file.c_str());
       std::remove((hidden.file + ".wal").c_str());
