@@ -28,6 +28,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -372,6 +373,7 @@ def main():
         client.close()
     finally:
         status = server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
     if status != 0:
         raise SystemExit("griffin serve exited %d" % status)
     if args.json:
